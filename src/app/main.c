@@ -1,0 +1,52 @@
+/* ballpit: parse the command line, build the world, hand it to the window,
+ * the headless runner or the benchmark. */
+#include <stdio.h>
+
+#include "app.h"
+#include "bench.h"
+#include "options.h"
+#include "runner.h"
+#include "setup.h"
+
+#ifndef BALLPIT_VERSION
+#define BALLPIT_VERSION "unknown"
+#endif
+
+int main(int argc, char **argv)
+{
+    char err[1024];
+    bp_options opts = bp_options_default();
+    if (bp_options_parse(&opts, argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        return 2;
+    }
+    if (opts.help) {
+        fputs(bp_options_usage(), stdout);
+        return 0;
+    }
+    if (opts.version) {
+        printf("ballpit %s\n", BALLPIT_VERSION);
+        return 0;
+    }
+    if (opts.bench_set) {
+        bp_bench_result result;
+        if (!bp_bench_run(opts.bench, opts.threads, opts.seed, &result)) {
+            fprintf(stderr, "ballpit: --bench: out of memory\n");
+            return 1;
+        }
+        bp_bench_print(&result, stdout);
+        return 0;
+    }
+    int status = 0;
+    bp_world *world = bp_setup_world(&opts, &status, err, sizeof err);
+    if (!world) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        return status;
+    }
+    if (opts.headless)
+        status = bp_run_headless(world, &opts);
+    else
+        status = bp_app_run(world, &opts);
+    bp_world_destroy(world);
+    return status;
+}

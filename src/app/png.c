@@ -1,0 +1,95 @@
+#include "png.h"
+
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_image.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+struct bp_png_writer {
+    SDL_Surface *surface;
+    SDL_Renderer *renderer;
+};
+
+bp_png_writer *bp_png_writer_create(const bp_world *world, char *err, size_t err_size)
+{
+    bp_png_writer *writer = calloc(1, sizeof *writer);
+    if (!writer) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    int w = (int)SDL_ceil(world->params.width), h = (int)SDL_ceil(world->params.height);
+    writer->surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (writer->surface)
+        writer->renderer = SDL_CreateSoftwareRenderer(writer->surface);
+    if (!writer->renderer) {
+        snprintf(err, err_size, "cannot make a %dx%d image: %s", w, h, SDL_GetError());
+        bp_png_writer_destroy(writer);
+        return NULL;
+    }
+    return writer;
+}
+
+void bp_png_writer_destroy(bp_png_writer *writer)
+{
+    if (!writer)
+        return;
+    if (writer->renderer)
+        SDL_DestroyRenderer(writer->renderer);
+    if (writer->surface)
+        SDL_FreeSurface(writer->surface);
+    free(writer);
+}
+
+/* Writes next to the target and renames, so a reader never sees half a PNG. */
+static bool save_surface(SDL_Surface *surface, const char *path, char *err, size_t err_size)
+{
+    size_t len = strlen(path) + sizeof ".part";
+    char *tmp = malloc(len);
+    if (!tmp) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, len, "%s.part", path);
+    bool ok = IMG_SavePNG(surface, tmp) == 0;
+    if (!ok)
+        snprintf(err, err_size, "%s: cannot write PNG: %s", path, IMG_GetError());
+    else if (rename(tmp, path) != 0) {
+        snprintf(err, err_size, "%s: cannot write PNG", path);
+        ok = false;
+    }
+    if (!ok)
+        remove(tmp);
+    free(tmp);
+    return ok;
+}
+
+bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
+                  size_t err_size)
+{
+    bp_render_world(writer->renderer, world, NULL, NULL);
+    SDL_RenderPresent(writer->renderer);
+    return save_surface(writer->surface, path, err, err_size);
+}
+
+bool bp_png_save_renderer(void *sdl_renderer, int width, int height, const char *path,
+                          char *err, size_t err_size)
+{
+    SDL_Renderer *renderer = sdl_renderer;
+    SDL_Surface *shot = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32,
+                                                       SDL_PIXELFORMAT_ARGB8888);
+    if (!shot) {
+        snprintf(err, err_size, "%s: %s", path, SDL_GetError());
+        return false;
+    }
+    bool ok = SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_ARGB8888, shot->pixels,
+                                   shot->pitch) == 0;
+    if (!ok)
+        snprintf(err, err_size, "%s: cannot read the screen: %s", path, SDL_GetError());
+    else
+        ok = save_surface(shot, path, err, err_size);
+    SDL_FreeSurface(shot);
+    return ok;
+}

@@ -1,0 +1,25 @@
+/* PNG frames without a display: an SDL software renderer drawing into a
+ * surface of the arena's size, saved with SDL2_image. */
+#ifndef BP_PNG_H
+#define BP_PNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "world.h"
+
+typedef struct bp_png_writer bp_png_writer;
+
+/* NULL with a message in err when SDL cannot make the surface. */
+bp_png_writer *bp_png_writer_create(const bp_world *world, char *err, size_t err_size);
+void bp_png_writer_destroy(bp_png_writer *writer);
+
+/* Renders the world and writes it to path (whole, or not at all). */
+bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
+                  size_t err_size);
+
+/* Saves what a renderer shows (e.g. the window) to path. */
+bool bp_png_save_renderer(void *sdl_renderer, int width, int height, const char *path,
+                          char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,59 @@
+#include "recorder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,
+                      char *err, size_t err_size)
+{
+    *rec = (bp_recorder){.every = opts->dump_every};
+    if (!opts->dump_dir)
+        return true;
+    if (!bp_dump_open(&rec->dump, opts->dump_dir, err, err_size))
+        return false;
+    rec->active = true;
+    if (opts->png) {
+        rec->png = bp_png_writer_create(world, err, err_size);
+        if (!rec->png) {
+            char ignored[16];
+            bp_dump_close(&rec->dump, ignored, sizeof ignored);
+            rec->active = false;
+            return false;
+        }
+    }
+    return true;
+}
+
+bool bp_recorder_step(bp_recorder *rec, const bp_world *world, uint64_t step, char *err,
+                      size_t err_size)
+{
+    if (!rec->active || step % rec->every != 0)
+        return true;
+    if (!bp_dump_frame(&rec->dump, world, step, err, err_size))
+        return false;
+    if (rec->png) {
+        size_t len = strlen(rec->dump.dir) + 32;
+        char *path = malloc(len);
+        if (!path) {
+            snprintf(err, err_size, "out of memory");
+            return false;
+        }
+        snprintf(path, len, "%s/frame-%06llu.png", rec->dump.dir, (unsigned long long)step);
+        bool ok = bp_png_write(rec->png, world, path, err, err_size);
+        free(path);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool bp_recorder_close(bp_recorder *rec, char *err, size_t err_size)
+{
+    if (!rec->active)
+        return true;
+    bp_png_writer_destroy(rec->png);
+    rec->png = NULL;
+    rec->active = false;
+    return bp_dump_close(&rec->dump, err, err_size);
+}

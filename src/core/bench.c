@@ -1,0 +1,62 @@
+#include "bench.h"
+
+#include <time.h>
+
+#include "solver.h"
+#include "spawn.h"
+#include "world.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *result)
+{
+    bp_params params = bp_pit_params(n);
+    bp_world *world = bp_world_create(&params);
+    if (!world)
+        return false;
+    world->threads = threads;
+    if (!bp_spawn_pit(world, n, seed)) {
+        bp_world_destroy(world);
+        return false;
+    }
+    double start = now_s();
+    for (int s = 0; s < BP_BENCH_STEPS; s++)
+        if (!bp_world_step(world)) {
+            bp_world_destroy(world);
+            return false;
+        }
+    double wall = now_s() - start;
+
+    uint64_t escaped = 0;
+    const double tolerance = 1e-9;
+    for (size_t i = 0; i < world->count; i++) {
+        double r = world->r[i];
+        if (world->x[i] - r < -tolerance || world->x[i] + r > params.width + tolerance ||
+            world->y[i] - r < -tolerance || world->y[i] + r > params.height + tolerance)
+            escaped++;
+    }
+    *result = (bp_bench_result){
+        .n = n,
+        .threads = threads,
+        .wall_s = wall,
+        .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
+        .escaped = escaped,
+    };
+    bp_world_destroy(world);
+    return true;
+}
+
+void bp_bench_print(const bp_bench_result *r, FILE *out)
+{
+    double steps_per_s = r->wall_s > 0.0 ? BP_BENCH_STEPS / r->wall_s : 0.0;
+    fprintf(out,
+            "engine=ballpit n=%llu steps=%d threads=%d wall_s=%.6f steps_per_s=%.1f "
+            "ball_steps_per_s=%.0f max_overlap_over_r=%.4f escaped=%llu\n",
+            (unsigned long long)r->n, BP_BENCH_STEPS, r->threads, r->wall_s, steps_per_s,
+            steps_per_s * (double)r->n, r->max_overlap_over_r, (unsigned long long)r->escaped);
+}

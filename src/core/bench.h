@@ -1,0 +1,25 @@
+/* The standard pit benchmark (SPEC.md): N balls of 5 px settling for 600
+ * steps; only the steps are timed. */
+#ifndef BP_BENCH_H
+#define BP_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BP_BENCH_STEPS 600
+
+typedef struct bp_bench_result {
+    uint64_t n;
+    int threads;
+    double wall_s;
+    double max_overlap_over_r;
+    uint64_t escaped;
+} bp_bench_result;
+
+/* Runs the pit; false when memory runs out. */
+bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *result);
+/* Prints the one contract line. */
+void bp_bench_print(const bp_bench_result *result, FILE *out);
+
+#endif

@@ -1,0 +1,103 @@
+#include "dump.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+bool bp_make_dirs(const char *dir, char *err, size_t err_size)
+{
+    size_t len = strlen(dir);
+    char *path = malloc(len + 1);
+    if (!path) {
+        snprintf(err, err_size, "%s: out of memory", dir);
+        return false;
+    }
+    memcpy(path, dir, len + 1);
+    for (size_t k = 1; k <= len; k++) {
+        if (path[k] != '/' && path[k] != '\0')
+            continue;
+        char saved = path[k];
+        path[k] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, err_size, "%s: cannot create directory: %s", path, strerror(errno));
+            free(path);
+            return false;
+        }
+        path[k] = saved;
+    }
+    struct stat st;
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!ok)
+        snprintf(err, err_size, "%s: not a directory", dir);
+    free(path);
+    return ok;
+}
+
+bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
+{
+    *dump = (bp_dump){0};
+    if (!bp_make_dirs(dir, err, err_size))
+        return false;
+    size_t len = strlen(dir) + sizeof "/frames.csv";
+    char *path = malloc(len);
+    dump->dir = malloc(strlen(dir) + 1);
+    if (!path || !dump->dir) {
+        free(path);
+        free(dump->dir);
+        dump->dir = NULL;
+        snprintf(err, err_size, "%s: out of memory", dir);
+        return false;
+    }
+    strcpy(dump->dir, dir);
+    snprintf(path, len, "%s/frames.csv", dir);
+    dump->csv = fopen(path, "w");
+    if (!dump->csv) {
+        snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+        free(path);
+        free(dump->dir);
+        dump->dir = NULL;
+        return false;
+    }
+    free(path);
+    if (fputs("frame,t,id,x,y,vx,vy,r,grounded\n", dump->csv) == EOF) {
+        snprintf(err, err_size, "%s/frames.csv: write failed: %s", dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long frame, char *err,
+                   size_t err_size)
+{
+    double t = (double)frame / world->params.hz;
+    for (uint32_t id = 0; id < world->next_id; id++) {
+        int64_t i = bp_world_index_of(world, id);
+        if (i < 0)
+            continue;
+        if (fprintf(dump->csv, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", frame, t, id,
+                    world->x[i], world->y[i], world->vx[i], world->vy[i], world->r[i],
+                    (world->flags[i] & BP_BALL_GROUNDED) ? 1 : 0) < 0) {
+            snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir,
+                     strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
+bool bp_dump_close(bp_dump *dump, char *err, size_t err_size)
+{
+    bool ok = true;
+    if (dump->csv) {
+        bool had_error = ferror(dump->csv) != 0;
+        if (fclose(dump->csv) != 0 || had_error) {
+            snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir,
+                     strerror(errno));
+            ok = false;
+        }
+    }
+    free(dump->dir);
+    *dump = (bp_dump){0};
+    return ok;
+}

@@ -1,0 +1,29 @@
+/* The frame dump (SPEC.md): DIR/frames.csv, one row per ball per dumped
+ * step, in id order, numbers that round-trip. */
+#ifndef BP_DUMP_H
+#define BP_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "world.h"
+
+typedef struct bp_dump {
+    FILE *csv;
+    char *dir;
+} bp_dump;
+
+/* Creates dir (and its parents) if needed and starts frames.csv with its
+ * header. false with a one-line message in err on failure. */
+bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size);
+/* Appends every ball of the world as frame number frame. */
+bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long frame, char *err,
+                   size_t err_size);
+/* Flushes and closes; false if anything written was lost. */
+bool bp_dump_close(bp_dump *dump, char *err, size_t err_size);
+
+/* Creates a directory and its missing parents (mkdir -p). */
+bool bp_make_dirs(const char *dir, char *err, size_t err_size);
+
+#endif

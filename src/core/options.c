@@ -1,0 +1,317 @@
+#include "options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "numparse.h"
+
+enum {
+    OPT_BALLS = 256,
+    OPT_RADIUS,
+    OPT_GRAVITY,
+    OPT_RESTITUTION,
+    OPT_FRICTION,
+    OPT_DRAG,
+    OPT_HZ,
+    OPT_ARENA,
+    OPT_SEED,
+    OPT_SCENE,
+    OPT_STEPS,
+    OPT_HEADLESS,
+    OPT_DUMP,
+    OPT_DUMP_EVERY,
+    OPT_PNG,
+    OPT_THREADS,
+    OPT_BENCH,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_RAYCAST,
+    OPT_MAX_THROW,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+    {"balls", required_argument, NULL, OPT_BALLS},
+    {"radius", required_argument, NULL, OPT_RADIUS},
+    {"gravity", required_argument, NULL, OPT_GRAVITY},
+    {"restitution", required_argument, NULL, OPT_RESTITUTION},
+    {"friction", required_argument, NULL, OPT_FRICTION},
+    {"drag", required_argument, NULL, OPT_DRAG},
+    {"hz", required_argument, NULL, OPT_HZ},
+    {"arena", required_argument, NULL, OPT_ARENA},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"scene", required_argument, NULL, OPT_SCENE},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"headless", no_argument, NULL, OPT_HEADLESS},
+    {"dump", required_argument, NULL, OPT_DUMP},
+    {"dump-every", required_argument, NULL, OPT_DUMP_EVERY},
+    {"png", no_argument, NULL, OPT_PNG},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"bench", required_argument, NULL, OPT_BENCH},
+    {"record-input", required_argument, NULL, OPT_RECORD},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"raycast", required_argument, NULL, OPT_RAYCAST},
+    {"max-throw", required_argument, NULL, OPT_MAX_THROW},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+bp_options bp_options_default(void)
+{
+    return (bp_options){
+        .params = bp_params_default(),
+        .balls = 40,
+        .radius_min = 8.0,
+        .radius_max = 24.0,
+        .seed = 1,
+        .dump_every = 1,
+        .threads = 1,
+        .max_throw = 5000.0,
+    };
+}
+
+const char *bp_options_usage(void)
+{
+    return "usage: ballpit [options]\n"
+           "  --balls N             random balls when no scene gives balls (40)\n"
+           "  --radius R|MIN:MAX    ball radius in px (8:24)\n"
+           "  --gravity G           downward gravity, px/s^2 (980)\n"
+           "  --restitution E       bounciness, 0..1 (0.9)\n"
+           "  --friction F          contact friction, 0..1 (0.1)\n"
+           "  --drag D              air drag per second (0.05)\n"
+           "  --hz HZ               physics steps per second (120)\n"
+           "  --arena WxH           arena size in px (1024x768)\n"
+           "  --seed S              random seed (1)\n"
+           "  --scene FILE          load a scene file\n"
+           "  --steps N             stop after N physics steps\n"
+           "  --headless            no window; run --steps steps (default 600)\n"
+           "  --dump DIR            write DIR/frames.csv\n"
+           "  --dump-every K        dump every K-th step (1)\n"
+           "  --png                 with --dump: also write DIR/frame-NNNNNN.png\n"
+           "  --threads T           worker threads for the physics step (1)\n"
+           "  --bench N             run the standard pit benchmark with N balls\n"
+           "  --record-input FILE   record every input that reaches the simulation\n"
+           "  --replay FILE         replay a recorded input file\n"
+           "  --raycast X,Y,DX,DY   print every shape the ray enters, then exit\n"
+           "  --max-throw V         cap on the speed of a thrown ball, px/s (5000)\n"
+           "  --help, --version     print and exit\n";
+}
+
+static int fail(char *err, size_t err_size, const char *option, const char *value,
+                const char *why)
+{
+    if (value)
+        snprintf(err, err_size, "--%s: '%s' %s", option, value, why);
+    else
+        snprintf(err, err_size, "--%s: %s", option, why);
+    return 2;
+}
+
+static bool parse_pair(const char *text, char separator, double *a, double *b)
+{
+    const char *split = strchr(text, separator);
+    if (!split || strchr(split + 1, separator))
+        return false;
+    char first[64];
+    size_t len = (size_t)(split - text);
+    if (len == 0 || len >= sizeof first)
+        return false;
+    memcpy(first, text, len);
+    first[len] = '\0';
+    return bp_parse_double(first, a) && bp_parse_double(split + 1, b);
+}
+
+static bool parse_list4(const char *text, double out[4])
+{
+    char copy[256];
+    if (strlen(text) >= sizeof copy)
+        return false;
+    strcpy(copy, text);
+    char *rest = copy;
+    for (int k = 0; k < 4; k++) {
+        char *comma = strchr(rest, ',');
+        if ((k < 3) != (comma != NULL))
+            return false;
+        if (comma)
+            *comma = '\0';
+        if (!bp_parse_double(rest, &out[k]))
+            return false;
+        rest = comma ? comma + 1 : rest;
+    }
+    return true;
+}
+
+int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t err_size)
+{
+    optind = 0; /* GNU: restart scanning, so the parser can run more than once */
+    opterr = 0;
+    int c;
+    int long_index = -1;
+    while ((c = getopt_long(argc, argv, ":", long_options, &long_index)) != -1) {
+        const char *name = long_index >= 0 ? long_options[long_index].name : "";
+        const char *v = optarg;
+        double d;
+        uint64_t u;
+        switch (c) {
+        case OPT_BALLS:
+            if (!bp_parse_u64(v, 2000000, &u))
+                return fail(err, err_size, name, v, "is not a ball count from 0 to 2000000");
+            opts->balls = u;
+            break;
+        case OPT_RADIUS: {
+            double lo, hi;
+            if (strchr(v, ':')) {
+                if (!parse_pair(v, ':', &lo, &hi))
+                    return fail(err, err_size, name, v, "is not a radius or MIN:MAX");
+            } else if (bp_parse_double(v, &lo)) {
+                hi = lo;
+            } else {
+                return fail(err, err_size, name, v, "is not a radius or MIN:MAX");
+            }
+            if (!(lo >= 0.5 && hi <= 10000.0 && lo <= hi))
+                return fail(err, err_size, name, v, "must lie in 0.5..10000 px with MIN <= MAX");
+            opts->radius_min = lo;
+            opts->radius_max = hi;
+            break;
+        }
+        case OPT_GRAVITY:
+        case OPT_RESTITUTION:
+        case OPT_FRICTION:
+        case OPT_DRAG:
+        case OPT_HZ: {
+            if (!bp_parse_double(v, &d))
+                return fail(err, err_size, name, v, "is not a finite number");
+            bp_params trial = opts->params;
+            unsigned bit = 0;
+            if (c == OPT_GRAVITY) {
+                trial.gravity = d;
+                bit = BP_SET_GRAVITY;
+            } else if (c == OPT_RESTITUTION) {
+                trial.restitution = d;
+                bit = BP_SET_RESTITUTION;
+            } else if (c == OPT_FRICTION) {
+                trial.friction = d;
+                bit = BP_SET_FRICTION;
+            } else if (c == OPT_DRAG) {
+                trial.drag = d;
+                bit = BP_SET_DRAG;
+            } else {
+                trial.hz = d;
+                bit = BP_SET_HZ;
+            }
+            const char *why = bp_params_check(&trial);
+            if (why)
+                return fail(err, err_size, name, v, why);
+            opts->params = trial;
+            opts->params_set |= bit;
+            break;
+        }
+        case OPT_ARENA: {
+            double w, h;
+            if (!parse_pair(v, 'x', &w, &h))
+                return fail(err, err_size, name, v, "is not WxH");
+            bp_params trial = opts->params;
+            trial.width = w;
+            trial.height = h;
+            const char *why = bp_params_check(&trial);
+            if (why)
+                return fail(err, err_size, name, v, why);
+            opts->params = trial;
+            opts->params_set |= BP_SET_SIZE;
+            break;
+        }
+        case OPT_SEED:
+            if (!bp_parse_u64(v, UINT64_MAX, &u))
+                return fail(err, err_size, name, v, "is not an unsigned 64-bit integer");
+            opts->seed = u;
+            break;
+        case OPT_SCENE:
+            opts->scene_path = v;
+            break;
+        case OPT_STEPS:
+            if (!bp_parse_u64(v, 1000000000000ull, &u))
+                return fail(err, err_size, name, v, "is not a step count from 0 to 10^12");
+            opts->steps = u;
+            opts->steps_set = true;
+            break;
+        case OPT_HEADLESS:
+            opts->headless = true;
+            break;
+        case OPT_DUMP:
+            if (!*v)
+                return fail(err, err_size, name, NULL, "needs a directory");
+            opts->dump_dir = v;
+            break;
+        case OPT_DUMP_EVERY:
+            if (!bp_parse_u64(v, 1000000000ull, &u) || u == 0)
+                return fail(err, err_size, name, v, "is not a whole number from 1 to 10^9");
+            opts->dump_every = u;
+            break;
+        case OPT_PNG:
+            opts->png = true;
+            break;
+        case OPT_THREADS:
+            if (!bp_parse_u64(v, 64, &u) || u == 0)
+                return fail(err, err_size, name, v, "is not a thread count from 1 to 64");
+            opts->threads = (int)u;
+            break;
+        case OPT_BENCH:
+            if (!bp_parse_u64(v, 2000000, &u) || u == 0)
+                return fail(err, err_size, name, v, "is not a ball count from 1 to 2000000");
+            opts->bench = u;
+            opts->bench_set = true;
+            break;
+        case OPT_RECORD:
+            if (!*v)
+                return fail(err, err_size, name, NULL, "needs a file name");
+            opts->record_path = v;
+            break;
+        case OPT_REPLAY:
+            if (!*v)
+                return fail(err, err_size, name, NULL, "needs a file name");
+            opts->replay_path = v;
+            break;
+        case OPT_RAYCAST:
+            if (!parse_list4(v, opts->ray))
+                return fail(err, err_size, name, v, "is not X,Y,DX,DY");
+            if (opts->ray[2] == 0.0 && opts->ray[3] == 0.0)
+                return fail(err, err_size, name, v, "has a zero direction");
+            opts->raycast_set = true;
+            break;
+        case OPT_MAX_THROW:
+            if (!bp_parse_double(v, &d) || !(d > 0.0 && d <= 1e7))
+                return fail(err, err_size, name, v, "is not a speed in (0, 10^7] px/s");
+            opts->max_throw = d;
+            break;
+        case OPT_HELP:
+            opts->help = true;
+            break;
+        case OPT_VERSION:
+            opts->version = true;
+            break;
+        case ':':
+            snprintf(err, err_size, "%s: needs a value", argv[optind - 1]);
+            return 2;
+        default:
+            snprintf(err, err_size, "%s: unknown option", argv[optind - 1]);
+            return 2;
+        }
+        long_index = -1;
+    }
+    if (optind < argc) {
+        snprintf(err, err_size, "%s: unexpected argument (options start with --)", argv[optind]);
+        return 2;
+    }
+    if (opts->png && !opts->dump_dir) {
+        snprintf(err, err_size, "--png: needs --dump DIR");
+        return 2;
+    }
+    if (opts->record_path && opts->replay_path) {
+        snprintf(err, err_size, "--record-input: cannot be combined with --replay");
+        return 2;
+    }
+    return 0;
+}

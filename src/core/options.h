@@ -1,0 +1,56 @@
+/* The command line (SPEC.md), parsed with getopt_long into one struct and
+ * validated once. No SDL here: the tests parse command lines too. */
+#ifndef BP_OPTIONS_H
+#define BP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+
+/* Which world parameters the user gave explicitly (they beat the scene). */
+enum {
+    BP_SET_SIZE = 1u << 0,
+    BP_SET_GRAVITY = 1u << 1,
+    BP_SET_RESTITUTION = 1u << 2,
+    BP_SET_FRICTION = 1u << 3,
+    BP_SET_DRAG = 1u << 4,
+    BP_SET_HZ = 1u << 5,
+};
+
+typedef struct bp_options {
+    bp_params params;
+    unsigned params_set;     /* BP_SET_* */
+    uint64_t balls;          /* random balls when no scene gives balls */
+    double radius_min, radius_max; /* px */
+    uint64_t seed;
+    const char *scene_path;
+    uint64_t steps;          /* stop after this many steps ... */
+    bool steps_set;          /* ... if given */
+    bool headless;
+    const char *dump_dir;
+    uint64_t dump_every;
+    bool png;
+    int threads;
+    uint64_t bench;          /* balls in the benchmark pit ... */
+    bool bench_set;          /* ... if --bench was given */
+    const char *record_path;
+    const char *replay_path;
+    bool raycast_set;
+    double ray[4];           /* x, y, dx, dy */
+    double max_throw;        /* cap on throw speed, px/s */
+    bool help, version;
+} bp_options;
+
+/* Defaults from SPEC.md. */
+bp_options bp_options_default(void);
+
+/* Fills opts from argv. Returns 0 on success, else 2 with a one-line message
+ * naming the option in err. */
+int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t err_size);
+
+/* The text --help prints. */
+const char *bp_options_usage(void);
+
+#endif

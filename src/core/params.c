@@ -1,0 +1,41 @@
+#include "params.h"
+
+#include <math.h>
+#include <stddef.h>
+
+bp_params bp_params_default(void)
+{
+    return (bp_params){
+        .width = 1024.0,
+        .height = 768.0,
+        .gravity = 980.0,
+        .restitution = 0.9,
+        .friction = 0.1,
+        .drag = 0.05,
+        .hz = 120.0,
+    };
+}
+
+const char *bp_params_check(const bp_params *p)
+{
+    if (!(isfinite(p->width) && p->width >= 16.0 && p->width <= 1e6))
+        return "arena width must be between 16 and 1000000 px";
+    if (!(isfinite(p->height) && p->height >= 16.0 && p->height <= 1e6))
+        return "arena height must be between 16 and 1000000 px";
+    if (!(isfinite(p->gravity) && fabs(p->gravity) <= 1e7))
+        return "gravity must be a finite number within +-1e7 px/s^2";
+    if (!(p->restitution >= 0.0 && p->restitution <= 1.0))
+        return "restitution must be between 0 and 1";
+    if (!(p->friction >= 0.0 && p->friction <= 1.0))
+        return "friction must be between 0 and 1";
+    if (!(isfinite(p->drag) && p->drag >= 0.0 && p->drag <= 1000.0))
+        return "drag must be between 0 and 1000 per second";
+    if (!(isfinite(p->hz) && p->hz >= 1.0 && p->hz <= 100000.0))
+        return "hz must be between 1 and 100000";
+    return NULL;
+}
+
+double bp_params_rest_speed(const bp_params *p)
+{
+    return 2.0 * fabs(p->gravity) / p->hz;
+}

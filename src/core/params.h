@@ -1,0 +1,28 @@
+/* World parameters: one struct that defaults, the scene file and the command
+ * line all write into, validated in one place. */
+#ifndef BP_PARAMS_H
+#define BP_PARAMS_H
+
+#include <stdbool.h>
+
+typedef struct bp_params {
+    double width;       /* arena width, px */
+    double height;      /* arena height, px */
+    double gravity;     /* downward acceleration, px/s^2 (negative pulls up) */
+    double restitution; /* bounciness of every contact, 0..1 */
+    double friction;    /* wall contact friction coefficient, 0..1 */
+    double drag;        /* air drag rate, 1/s: v *= exp(-drag*dt) per step */
+    double hz;          /* fixed physics steps per second */
+} bp_params;
+
+/* The documented defaults (SPEC.md). */
+bp_params bp_params_default(void);
+
+/* NULL when every field is in range, else a message naming the field. */
+const char *bp_params_check(const bp_params *p);
+
+/* Approach speeds below this bounce with restitution 0, so that a resting
+ * ball does not buzz: two steps' worth of gravity. px/s. */
+double bp_params_rest_speed(const bp_params *p);
+
+#endif

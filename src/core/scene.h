@@ -1,0 +1,51 @@
+/* Scene files (SPEC.md): world settings, balls and walls, one statement per
+ * line. Parsing only checks the text; placing the balls in a world is
+ * bp_scene_build's job, so command-line overrides can come in between. */
+#ifndef BP_SCENE_H
+#define BP_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "world.h"
+
+typedef struct bp_scene_ball {
+    double x, y, vx, vy, r;
+    double mass; /* <= 0: the default, r^2 */
+    int line;    /* where it was given, for later messages */
+} bp_scene_ball;
+
+typedef struct bp_scene_wall {
+    bp_wall wall;
+    int line;
+} bp_scene_wall;
+
+typedef struct bp_scene {
+    bp_params params;
+    unsigned params_set; /* BP_SET_* of the keys the file gave */
+    bp_scene_ball *balls;
+    size_t ball_count, ball_capacity;
+    bp_scene_wall *walls;
+    size_t wall_count, wall_capacity;
+} bp_scene;
+
+/* Parses text read from a file called name. Returns 0, or 2 with
+ * "NAME:LINE: message" in err (1 when memory runs out). */
+int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *err,
+                   size_t err_size);
+/* Reads and parses a file: 0, 2 for bad input (and an unreadable file). */
+int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size);
+void bp_scene_free(bp_scene *scene);
+
+/* Adds the scene's balls and walls to a world whose parameters are final.
+ * Returns 0, or 2 with "NAME:LINE: message" when a ball or wall does not fit
+ * the arena, or 1 when memory runs out. */
+int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
+                   size_t err_size);
+
+/* Writes the world as a scene file that loads back to the same state.
+ * false on a write error. */
+bool bp_scene_save(const bp_world *world, FILE *out);
+
+#endif

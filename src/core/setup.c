@@ -1,0 +1,57 @@
+#include "setup.h"
+
+#include <stdio.h>
+
+#include "scene.h"
+#include "spawn.h"
+
+static bp_params merge_params(const bp_params *scene, const bp_options *opts)
+{
+    bp_params p = *scene;
+    const bp_params *cli = &opts->params;
+    if (opts->params_set & BP_SET_SIZE) {
+        p.width = cli->width;
+        p.height = cli->height;
+    }
+    if (opts->params_set & BP_SET_GRAVITY)
+        p.gravity = cli->gravity;
+    if (opts->params_set & BP_SET_RESTITUTION)
+        p.restitution = cli->restitution;
+    if (opts->params_set & BP_SET_FRICTION)
+        p.friction = cli->friction;
+    if (opts->params_set & BP_SET_DRAG)
+        p.drag = cli->drag;
+    if (opts->params_set & BP_SET_HZ)
+        p.hz = cli->hz;
+    return p;
+}
+
+bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size)
+{
+    bp_scene scene = {.params = bp_params_default()};
+    if (opts->scene_path) {
+        *status = bp_scene_load(&scene, opts->scene_path, err, err_size);
+        if (*status)
+            return NULL;
+    }
+    bp_params params = merge_params(&scene.params, opts);
+    bp_world *world = bp_world_create(&params);
+    if (!world) {
+        bp_scene_free(&scene);
+        snprintf(err, err_size, "out of memory");
+        *status = 1;
+        return NULL;
+    }
+    world->threads = opts->threads;
+    *status = bp_scene_build(&scene, opts->scene_path ? opts->scene_path : "", world, err,
+                             err_size);
+    if (*status == 0 && scene.ball_count == 0)
+        *status = bp_spawn_random(world, opts->balls, opts->radius_min, opts->radius_max,
+                                  opts->seed, err, err_size);
+    bp_scene_free(&scene);
+    if (*status) {
+        bp_world_destroy(world);
+        return NULL;
+    }
+    return world;
+}

@@ -1,0 +1,16 @@
+/* From options to a ready world: scene file, command-line overrides, then
+ * the scene's balls or random ones. Shared by the window, the headless
+ * runner and the tests. */
+#ifndef BP_SETUP_H
+#define BP_SETUP_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "world.h"
+
+/* Returns the world, or NULL with *status 2 (bad input) or 1 (out of memory)
+ * and a one-line message in err. */
+bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size);
+
+#endif

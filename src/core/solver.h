@@ -1,0 +1,21 @@
+/* Ball-ball contact resolution: several relaxation passes over the pairs the
+ * broad phase finds, then one supported pass that lets the floor carry a
+ * pile. See solver.c for the design. */
+#ifndef BP_SOLVER_H
+#define BP_SOLVER_H
+
+#include <stdbool.h>
+
+#include "world.h"
+
+bp_solver *bp_solver_create(void);
+void bp_solver_destroy(bp_solver *solver);
+
+/* Separates overlapping balls and exchanges their normal velocities. Balls
+ * must already have moved for this step. false on allocation failure. */
+bool bp_solver_resolve(bp_world *world, double rest_speed);
+
+/* Deepest overlap between any two balls, px (0 when none touch). */
+double bp_solver_max_overlap(const bp_world *world);
+
+#endif

@@ -1,0 +1,81 @@
+/* The world owns every ball and wall and the parameters they live by.
+ *
+ * Balls live in flat arrays (structure of arrays) so that 100,000 of them
+ * stream through the cache; the step may reorder them for locality, so code
+ * outside the core refers to a ball by its stable id, never by index or
+ * pointer. */
+#ifndef BP_WORLD_H
+#define BP_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "params.h"
+
+/* Ball flags. */
+enum {
+    BP_BALL_GROUNDED = 1u, /* touched a floor-like surface in the last step */
+    BP_BALL_HELD = 2u,     /* kinematic: moved by the user, infinite mass */
+};
+
+/* A static segment with rounded ends; r is half its thickness, px. */
+typedef struct bp_wall {
+    double x1, y1, x2, y2, r;
+} bp_wall;
+
+typedef struct bp_solver bp_solver;
+
+typedef struct bp_world {
+    bp_params params;
+
+    size_t count;    /* live balls, stored at indices [0, count) */
+    size_t capacity;
+    double *x, *y;   /* centre, px */
+    double *vx, *vy; /* velocity, px/s */
+    double *r;       /* radius, px */
+    double *mass;    /* mass, arbitrary units (default r^2) */
+    double *inv_mass;/* 1/mass; 0 while held */
+    uint32_t *id;    /* stable id */
+    uint8_t *flags;  /* BP_BALL_* */
+
+    int32_t *index_of_id; /* id -> index, -1 once removed */
+    uint32_t next_id;
+    size_t id_capacity;
+
+    bp_wall *walls;
+    size_t wall_count, wall_capacity;
+
+    uint64_t steps; /* physics steps taken so far */
+    int threads;    /* worker threads for the step (results never depend on it) */
+    bp_solver *solver;
+} bp_world;
+
+/* NULL on allocation failure. Parameters must already pass bp_params_check. */
+bp_world *bp_world_create(const bp_params *params);
+void bp_world_destroy(bp_world *world);
+
+/* Adds a ball and returns its id, or -1 when memory runs out. mass <= 0 means
+ * the default, proportional to the area (r^2). */
+int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double vy, double r,
+                          double mass);
+/* Removes the ball with this id; false if there is none. */
+bool bp_world_remove_ball(bp_world *world, uint32_t id);
+/* Index of the ball with this id, or -1. */
+int64_t bp_world_index_of(const bp_world *world, uint32_t id);
+
+/* Adds a static wall; false when memory runs out. */
+bool bp_world_add_wall(bp_world *world, bp_wall wall);
+
+/* Marks a ball as held (infinite mass, no gravity) or lets it go. */
+void bp_world_set_held(bp_world *world, uint32_t id, bool held);
+
+/* Total kinetic energy and gravitational potential energy (zero at the floor),
+ * in mass * px^2 / s^2. */
+void bp_world_energy(const bp_world *world, double *kinetic, double *potential);
+
+/* Advances the world by one fixed step of 1/hz seconds. false only when
+ * scratch memory could not be had (the world is then unchanged). */
+bool bp_world_step(bp_world *world);
+
+#endif
