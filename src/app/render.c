@@ -50,7 +50,13 @@ void bp_render_world(SDL_Renderer *renderer, const bp_world *world, const double
     SDL_RenderClear(renderer);
     for (size_t k = 0; k < world->wall_count; k++)
         draw_wall(renderer, &world->walls[k]);
-    for (size_t i = 0; i < world->count; i++) {
+    /* In id order, so the ball drawn on top is the one bp_query_point picks,
+     * however the core orders its arrays. */
+    for (uint32_t id = 0; id < world->next_id; id++) {
+        int64_t index = bp_world_index_of(world, id);
+        if (index < 0)
+            continue;
+        size_t i = (size_t)index;
         double x = draw_x ? draw_x[i] : world->x[i];
         double y = draw_y ? draw_y[i] : world->y[i];
         Sint16 sx = to_screen(x), sy = to_screen(y);
