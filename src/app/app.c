@@ -26,11 +26,18 @@
 #define BP_MAX_STEPS_PER_FRAME 8
 /* Longest real time one frame may account for (a stalled window), s. */
 #define BP_MAX_FRAME_TIME 0.25
+/* Canvas limits: a whole scale factor up to 4 (4K on a small arena), and
+ * a side no GPU should refuse. */
+#define BP_MAX_CANVAS_SCALE 4
+#define BP_MAX_CANVAS_SIDE 8192
 
 typedef struct bp_app {
     SDL_Window *window;
     SDL_Renderer *renderer;
     int width, height; /* arena = logical size, px */
+    SDL_Texture *canvas; /* see canvas() */
+    int canvas_k;
+    bool canvas_failed;
     bp_session session;
     bp_input_writer writer;
     bp_replay replay;
@@ -166,14 +173,57 @@ static void save_scene(bp_app *app)
         fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
 }
 
+/* The canvas the world is drawn on: the arena times a whole factor k that
+ * covers the window's pixels (k > 1 on large or high-DPI windows), then
+ * scaled to the window in one copy. Drawing straight at a fractional scale
+ * would leave gaps between SDL2_gfx's spans. NULL if the renderer cannot
+ * draw into textures; then the world is drawn directly. */
+static SDL_Texture *canvas(bp_app *app, int *k_out)
+{
+    int out_w = 0, out_h = 0;
+    if (app->canvas_failed || SDL_GetRendererOutputSize(app->renderer, &out_w, &out_h) != 0)
+        return NULL;
+    double fit = SDL_min((double)out_w / app->width, (double)out_h / app->height);
+    int k = (int)SDL_ceil(fit - 1e-9);
+    k = k < 1 ? 1 : k > BP_MAX_CANVAS_SCALE ? BP_MAX_CANVAS_SCALE : k;
+    while (k > 1 && (app->width * k > BP_MAX_CANVAS_SIDE || app->height * k > BP_MAX_CANVAS_SIDE))
+        k--;
+    if (!app->canvas || app->canvas_k != k) {
+        if (app->canvas)
+            SDL_DestroyTexture(app->canvas);
+        app->canvas = SDL_CreateTexture(app->renderer, SDL_PIXELFORMAT_ARGB8888,
+                                        SDL_TEXTUREACCESS_TARGET, app->width * k,
+                                        app->height * k);
+        if (!app->canvas) {
+            app->canvas_failed = true;
+            return NULL;
+        }
+        SDL_SetTextureScaleMode(app->canvas, SDL_ScaleModeLinear);
+        app->canvas_k = k;
+    }
+    *k_out = k;
+    return app->canvas;
+}
+
 static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
 {
     SDL_Renderer *r = app->renderer;
-    SDL_RenderSetLogicalSize(r, app->width, app->height);
     bool smooth = interpolate(app, alpha);
     const double *dx = smooth ? app->draw_x : NULL, *dy = smooth ? app->draw_y : NULL;
-    bp_render_world(r, app->session.world, dx, dy);
-    bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+    int k = 1;
+    SDL_Texture *tex = canvas(app, &k);
+    if (tex && SDL_SetRenderTarget(r, tex) == 0) {
+        SDL_RenderSetScale(r, (float)k, (float)k);
+        bp_render_world(r, app->session.world, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+        SDL_SetRenderTarget(r, NULL);
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
+        SDL_RenderClear(r);
+        SDL_RenderCopy(r, tex, NULL, NULL);
+    } else {
+        bp_render_world(r, app->session.world, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+    }
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
@@ -183,6 +233,9 @@ static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
         screenshot(app);
     }
     SDL_RenderPresent(r);
+    /* Back to arena coordinates before the next events arrive: SDL maps
+     * mouse positions through the logical size in force at that time. */
+    SDL_RenderSetLogicalSize(r, app->width, app->height);
 }
 
 /* Runs frames until quit or --steps; false with a message on failure. */
@@ -262,7 +315,7 @@ static bool open_window(bp_app *app)
     if (!app->window)
         return false;
     app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
-    return app->renderer != NULL;
+    return app->renderer && SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
 }
 
 int bp_app_run(bp_world *world, const bp_options *opts)
@@ -316,6 +369,8 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     free(app.prev_y);
     free(app.draw_x);
     free(app.draw_y);
+    if (app.canvas)
+        SDL_DestroyTexture(app.canvas);
     if (app.renderer)
         SDL_DestroyRenderer(app.renderer);
     if (app.window)
