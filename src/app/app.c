@@ -173,8 +173,8 @@ static void save_scene(bp_app *app)
         fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
 }
 
-/* The canvas the world is drawn on: the arena times a whole factor k that
- * covers the window's pixels (k > 1 on large or high-DPI windows), then
+/* The canvas the world is drawn on: the arena times a whole factor k near
+ * the window's scale (k > 1 on large or high-DPI windows), then
  * scaled to the window in one copy. Drawing straight at a fractional scale
  * would leave gaps between SDL2_gfx's spans. NULL if the renderer cannot
  * draw into textures; then the world is drawn directly. */
@@ -184,7 +184,9 @@ static SDL_Texture *canvas(bp_app *app, int *k_out)
     if (app->canvas_failed || SDL_GetRendererOutputSize(app->renderer, &out_w, &out_h) != 0)
         return NULL;
     double fit = SDL_min((double)out_w / app->width, (double)out_h / app->height);
-    int k = (int)SDL_ceil(fit - 1e-9);
+    /* Nearest whole factor: crisp at 2x (high DPI), and a window only a
+     * little larger than the arena does not pay for four times the pixels. */
+    int k = (int)SDL_floor(fit + 0.5);
     k = k < 1 ? 1 : k > BP_MAX_CANVAS_SCALE ? BP_MAX_CANVAS_SCALE : k;
     while (k > 1 && (app->width * k > BP_MAX_CANVAS_SIDE || app->height * k > BP_MAX_CANVAS_SIDE))
         k--;
