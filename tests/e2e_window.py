@@ -126,6 +126,24 @@ def drive(env, win):
     xdo(env, *flick)
 
 
+def wait_for_steps(dump, steps, proc):
+    """Waits until the window has dumped frame `steps`: its loop is running
+    and taking input (a window can be mapped before it reads events)."""
+    path = os.path.join(dump, "frames.csv")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with open(path, "rb") as f:
+                f.seek(max(0, os.path.getsize(path) - 200))
+                tail = f.read().split(b"\n")
+            if len(tail) >= 2 and tail[-2][:1].isdigit() and int(tail[-2].split(b",")[0]) >= steps:
+                return True
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    return False
+
+
 def run_window(env, args, tmp, gestures):
     # Under a sanitizer build, LeakSanitizer reports (and sometimes crashes
     # on) allocations that D-Bus, Xlib and the GL driver loaded by SDL never
@@ -134,7 +152,7 @@ def run_window(env, args, tmp, gestures):
     proc = subprocess.Popen([BALLPIT] + args, env=env, cwd=tmp, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     win = find_window(env, proc)
-    if win and gestures:
+    if win and gestures and wait_for_steps(args[args.index("--dump") + 1], 30, proc):
         drive(env, win)
     try:
         out, err = proc.communicate(timeout=300)

@@ -92,6 +92,11 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
 {
     SDL_Keycode key = k->keysym.sym;
     bool shift = (k->keysym.mod & KMOD_SHIFT) != 0, ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+    /* A held key repeats only where repeating means something: single steps
+     * and the time scale. Toggles and one-shot actions act once per press. */
+    if (k->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFTBRACKET &&
+        key != SDLK_RIGHTBRACKET)
+        return 0;
     switch (key) {
     case SDLK_ESCAPE:
         view->quit = true;
@@ -130,7 +135,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         view->save_scene = true;
         return 0;
     }
-    if (view->replaying || ctrl || k->repeat)
+    if (view->replaying || ctrl)
         return 0;
     return sim_key(h, s, key, shift, err, err_size);
 }
