@@ -111,9 +111,17 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
 
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin)
 {
+    return bp_broadphase_sort(bp, world, margin) && bp_broadphase_pairs(bp, world, margin);
+}
+
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin)
+{
+    return layout_grid(bp, world, margin) && sort_into_cells(bp, world);
+}
+
+bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin)
+{
     bp->pair_count = 0;
-    if (!layout_grid(bp, world, margin) || !sort_into_cells(bp, world))
-        return false;
 
     int cols = bp->cols, rows = bp->rows;
     /* Walk rows starting at the floor; "ahead" is the next row up. */

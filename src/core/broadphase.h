@@ -33,4 +33,10 @@ void bp_broadphase_free(bp_broadphase *bp);
  * they support. false on allocation failure. */
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin);
 
+/* The two halves of bp_broadphase_find_pairs, for a caller that reorders the
+ * world's balls by cell in between: sorting fills items (ball indices in cell
+ * order), pairing reads items. */
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin);
+bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin);
+
 #endif
