@@ -1,111 +1,382 @@
+/* The window loop.
+ *
+ * Physics advances in whole fixed steps of 1/hz, paid for out of an
+ * accumulator of real time (times the time scale), so the simulation never
+ * depends on the frame rate; the drawn state is interpolated between the
+ * last two steps so motion is smooth at any refresh rate. Inputs reach the
+ * session between frames, that is between steps, stamped with the step they
+ * act on, so a recording of them replays the run exactly. */
 #include "app.h"
 
 #include <SDL2/SDL.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "hud.h"
+#include "input.h"
+#include "png.h"
 #include "recorder.h"
 #include "render.h"
+#include "scene.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
  * slows down instead of spiralling. */
 #define BP_MAX_STEPS_PER_FRAME 8
+/* Longest real time one frame may account for (a stalled window), s. */
+#define BP_MAX_FRAME_TIME 0.25
+/* Canvas limits: a whole scale factor up to 4 (4K on a small arena), and
+ * a side no GPU should refuse. */
+#define BP_MAX_CANVAS_SCALE 4
+#define BP_MAX_CANVAS_SIDE 8192
+
+typedef struct bp_app {
+    SDL_Window *window;
+    SDL_Renderer *renderer;
+    int width, height; /* arena = logical size, px */
+    SDL_Texture *canvas; /* see canvas() */
+    int canvas_k;
+    bool canvas_failed;
+    bp_session session;
+    bp_input_writer writer;
+    bp_replay replay;
+    bool replay_done;
+    bp_recorder rec;
+    bp_input_handler input;
+    bp_view view;
+    const bp_options *opts;
+    /* Positions after the step before last, by id, for interpolation. */
+    double *prev_x, *prev_y;
+    size_t prev_capacity;
+    /* Drawn positions, by index. */
+    double *draw_x, *draw_y;
+    size_t draw_capacity;
+} bp_app;
+
+static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
+{
+    if (wanted <= *capacity)
+        return true;
+    size_t cap = *capacity ? *capacity : 64;
+    while (cap < wanted)
+        cap *= 2;
+    double *na = realloc(*a, cap * sizeof(double));
+    if (na)
+        *a = na;
+    double *nb = realloc(*b, cap * sizeof(double));
+    if (nb)
+        *b = nb;
+    if (!na || !nb)
+        return false;
+    *capacity = cap;
+    return true;
+}
+
+/* Remembers where every ball is now, so the next step interpolates from
+ * here. */
+static bool snapshot(bp_app *app)
+{
+    const bp_world *w = app->session.world;
+    if (!grow(&app->prev_x, &app->prev_y, &app->prev_capacity, w->next_id + 1u))
+        return false;
+    for (size_t i = 0; i < w->count; i++) {
+        app->prev_x[w->id[i]] = w->x[i];
+        app->prev_y[w->id[i]] = w->y[i];
+    }
+    return true;
+}
+
+static bool step(bp_app *app, char *err, size_t err_size)
+{
+    bp_session *s = &app->session;
+    if (app->opts->replay_path) {
+        if (bp_session_feed(s, &app->replay, err, err_size) != 0)
+            return false;
+        if (!app->replay_done && app->replay.next == app->replay.count &&
+            s->tick >= app->replay.end_step) {
+            app->replay_done = true;
+            printf("ballpit: replay finished at step %llu\n", (unsigned long long)s->tick);
+        }
+    }
+    if (!snapshot(app)) {
+        snprintf(err, err_size, "out of memory");
+        return false;
+    }
+    s->jumped = false;
+    if (!bp_session_step(s, err, err_size))
+        return false;
+    return bp_recorder_step(&app->rec, s->world, s->tick, err, err_size);
+}
+
+static bool steps_done(const bp_app *app)
+{
+    return app->opts->steps_set && app->session.tick >= app->opts->steps;
+}
+
+/* Interpolated positions to draw, alpha of the way from the last step's
+ * start to its end. */
+static bool interpolate(bp_app *app, double alpha)
+{
+    const bp_world *w = app->session.world;
+    if (!grow(&app->draw_x, &app->draw_y, &app->draw_capacity, w->count + 1u) ||
+        !grow(&app->prev_x, &app->prev_y, &app->prev_capacity, w->next_id + 1u))
+        return false;
+    for (size_t i = 0; i < w->count; i++) {
+        double px = app->prev_x[w->id[i]], py = app->prev_y[w->id[i]];
+        app->draw_x[i] = px + (w->x[i] - px) * alpha;
+        app->draw_y[i] = py + (w->y[i] - py) * alpha;
+    }
+    return true;
+}
+
+/* First free name PREFIX-NNN.EXT in the working directory. */
+static bool free_name(char *path, size_t size, const char *prefix, const char *ext)
+{
+    for (int n = 1; n < 1000; n++) {
+        snprintf(path, size, "%s-%03d.%s", prefix, n, ext);
+        if (access(path, F_OK) != 0)
+            return true;
+    }
+    return false;
+}
+
+static void screenshot(bp_app *app)
+{
+    char path[64], err[512];
+    int w = 0, h = 0;
+    if (!free_name(path, sizeof path, "ballpit", "png") ||
+        SDL_GetRendererOutputSize(app->renderer, &w, &h) != 0) {
+        fprintf(stderr, "ballpit: screenshot: no free file name\n");
+        return;
+    }
+    if (bp_png_save_renderer(app->renderer, w, h, path, err, sizeof err))
+        printf("ballpit: screenshot saved to %s\n", path);
+    else
+        fprintf(stderr, "ballpit: screenshot: %s\n", err);
+}
+
+static void save_scene(bp_app *app)
+{
+    char path[64];
+    if (!free_name(path, sizeof path, "ballpit-scene", "scene")) {
+        fprintf(stderr, "ballpit: save scene: no free file name\n");
+        return;
+    }
+    FILE *f = fopen(path, "w");
+    bool ok = f && bp_scene_save(app->session.world, f);
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok)
+        printf("ballpit: scene saved to %s\n", path);
+    else
+        fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
+}
+
+/* The canvas the world is drawn on: the arena times a whole factor k near
+ * the window's scale (k > 1 on large or high-DPI windows), then
+ * scaled to the window in one copy. Drawing straight at a fractional scale
+ * would leave gaps between SDL2_gfx's spans. NULL if the renderer cannot
+ * draw into textures; then the world is drawn directly. */
+static SDL_Texture *canvas(bp_app *app, int *k_out)
+{
+    int out_w = 0, out_h = 0;
+    if (app->canvas_failed || SDL_GetRendererOutputSize(app->renderer, &out_w, &out_h) != 0)
+        return NULL;
+    double fit = SDL_min((double)out_w / app->width, (double)out_h / app->height);
+    /* Nearest whole factor: crisp at 2x (high DPI), and a window only a
+     * little larger than the arena does not pay for four times the pixels. */
+    int k = (int)SDL_floor(fit + 0.5);
+    k = k < 1 ? 1 : k > BP_MAX_CANVAS_SCALE ? BP_MAX_CANVAS_SCALE : k;
+    while (k > 1 && (app->width * k > BP_MAX_CANVAS_SIDE || app->height * k > BP_MAX_CANVAS_SIDE))
+        k--;
+    if (!app->canvas || app->canvas_k != k) {
+        if (app->canvas)
+            SDL_DestroyTexture(app->canvas);
+        app->canvas = SDL_CreateTexture(app->renderer, SDL_PIXELFORMAT_ARGB8888,
+                                        SDL_TEXTUREACCESS_TARGET, app->width * k,
+                                        app->height * k);
+        if (!app->canvas) {
+            app->canvas_failed = true;
+            return NULL;
+        }
+        SDL_SetTextureScaleMode(app->canvas, SDL_ScaleModeLinear);
+        app->canvas_k = k;
+    }
+    *k_out = k;
+    return app->canvas;
+}
+
+static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
+{
+    SDL_Renderer *r = app->renderer;
+    bool smooth = interpolate(app, alpha);
+    const double *dx = smooth ? app->draw_x : NULL, *dy = smooth ? app->draw_y : NULL;
+    int k = 1;
+    SDL_Texture *tex = canvas(app, &k);
+    if (tex && SDL_SetRenderTarget(r, tex) == 0) {
+        SDL_RenderSetScale(r, (float)k, (float)k);
+        bp_render_world(r, app->session.world, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+        SDL_SetRenderTarget(r, NULL);
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
+        SDL_RenderClear(r);
+        SDL_RenderCopy(r, tex, NULL, NULL);
+    } else {
+        bp_render_world(r, app->session.world, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+    }
+    /* Text in output pixels, so it stays sharp whatever the arena's size. */
+    SDL_RenderSetLogicalSize(r, 0, 0);
+    SDL_RenderSetViewport(r, NULL);
+    bp_hud_draw_text(r, &app->session, &app->view, stats);
+    if (app->view.screenshot) {
+        app->view.screenshot = false;
+        screenshot(app);
+    }
+    SDL_RenderPresent(r);
+    /* Back to arena coordinates before the next events arrive: SDL maps
+     * mouse positions through the logical size in force at that time. */
+    SDL_RenderSetLogicalSize(r, app->width, app->height);
+}
+
+/* Runs frames until quit or --steps; false with a message on failure. */
+static bool loop(bp_app *app, char *err, size_t err_size)
+{
+    bp_session *s = &app->session;
+    double dt = 1.0 / s->world->params.hz;
+    double accumulator = 0.0, freq = (double)SDL_GetPerformanceFrequency();
+    Uint64 last = SDL_GetPerformanceCounter(), stats_start = last;
+    int frames = 0;
+    uint64_t stats_tick = s->tick;
+    bp_hud_stats stats = {0};
+    while (!app->view.quit && !steps_done(app)) {
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev))
+            if (bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0)
+                return false;
+        if (app->view.save_scene) {
+            app->view.save_scene = false;
+            save_scene(app);
+        }
+        if (s->jumped) {
+            /* Balls were placed, added or removed: draw them where they are. */
+            if (!snapshot(app)) {
+                snprintf(err, err_size, "out of memory");
+                return false;
+            }
+            s->jumped = false;
+        }
+        Uint64 now = SDL_GetPerformanceCounter();
+        double real = (double)(now - last) / freq;
+        last = now;
+        if (real > BP_MAX_FRAME_TIME)
+            real = BP_MAX_FRAME_TIME;
+        if (app->view.paused)
+            accumulator = 0.0;
+        else
+            accumulator += real * app->view.time_scale;
+        int taken = 0;
+        while (accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
+            if (!step(app, err, err_size))
+                return false;
+            accumulator -= dt;
+            taken++;
+        }
+        if (taken == BP_MAX_STEPS_PER_FRAME)
+            accumulator = 0.0;
+        for (; app->view.single_steps > 0 && !steps_done(app); app->view.single_steps--)
+            if (!step(app, err, err_size))
+                return false;
+        app->view.single_steps = 0;
+
+        double since = (double)(now - stats_start) / freq;
+        frames++;
+        if (since >= 0.5) {
+            stats.fps = frames / since;
+            stats.steps_per_s = (double)(s->tick - stats_tick) / since;
+            frames = 0;
+            stats_tick = s->tick;
+            stats_start = now;
+        }
+        draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
+        /* Without vsync (e.g. under Xvfb) do not spin a core at 100%. */
+        if ((double)(SDL_GetPerformanceCounter() - now) / freq < 0.002)
+            SDL_Delay(1);
+    }
+    return true;
+}
+
+static bool open_window(bp_app *app)
+{
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return false;
+    app->window = SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                   app->width, app->height,
+                                   SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!app->window)
+        return false;
+    app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
+    return app->renderer && SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
+}
 
 int bp_app_run(bp_world *world, const bp_options *opts)
 {
     char err[512];
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
-        return 1;
+    bp_app app = {.opts = opts};
+    app.width = (int)SDL_ceil(world->params.width);
+    app.height = (int)SDL_ceil(world->params.height);
+    bp_session_init(&app.session, world, opts);
+    if (opts->replay_path) {
+        int status = bp_replay_load(&app.replay, opts->replay_path, err, sizeof err);
+        if (status) {
+            fprintf(stderr, "ballpit: %s\n", err);
+            return status;
+        }
     }
-    int w = (int)SDL_ceil(world->params.width), h = (int)SDL_ceil(world->params.height);
-    SDL_Window *window = SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED,
-                                          SDL_WINDOWPOS_CENTERED, w, h,
-                                          SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    SDL_Renderer *renderer =
-        window ? SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC) : NULL;
-    if (!renderer) {
+    int status = 0;
+    bool recording = false, dumping = false;
+    if (!open_window(&app)) {
         fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
-        if (window)
-            SDL_DestroyWindow(window);
-        SDL_Quit();
-        return 1;
-    }
-    SDL_RenderSetLogicalSize(renderer, w, h);
-
-    bp_recorder rec;
-    if (!bp_recorder_open(&rec, opts, world, err, sizeof err)) {
+        status = 1;
+    } else if (opts->record_path &&
+               !(recording = bp_input_writer_open(&app.writer, opts->record_path, err,
+                                                  sizeof err))) {
         fprintf(stderr, "ballpit: %s\n", err);
-        SDL_DestroyRenderer(renderer);
-        SDL_DestroyWindow(window);
-        SDL_Quit();
-        return 1;
+        status = 1;
+    } else if (!(dumping = bp_recorder_open(&app.rec, opts, world, err, sizeof err)) ||
+               !bp_recorder_step(&app.rec, world, 0, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        status = 1;
     }
-    bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
-
-    double *prev_x = malloc(sizeof(double) * (world->count + 1));
-    double *prev_y = malloc(sizeof(double) * (world->count + 1));
-    double *draw_x = malloc(sizeof(double) * (world->count + 1));
-    double *draw_y = malloc(sizeof(double) * (world->count + 1));
-    if (!prev_x || !prev_y || !draw_x || !draw_y) {
-        snprintf(err, sizeof err, "out of memory");
-        ok = false;
+    if (status == 0) {
+        if (recording)
+            app.session.writer = &app.writer;
+        bp_input_init(&app.input, &app.view, opts, world);
+        if (!snapshot(&app) || !loop(&app, err, sizeof err)) {
+            fprintf(stderr, "ballpit: %s\n", app.prev_x ? err : "out of memory");
+            status = 1;
+        }
     }
-    double dt = 1.0 / world->params.hz;
-    double accumulator = 0.0;
-    Uint64 last = SDL_GetPerformanceCounter();
-    double freq = (double)SDL_GetPerformanceFrequency();
-    bool running = ok;
-    while (running) {
-        SDL_Event ev;
-        while (SDL_PollEvent(&ev)) {
-            if (ev.type == SDL_QUIT ||
-                (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_ESCAPE))
-                running = false;
-        }
-        Uint64 now = SDL_GetPerformanceCounter();
-        accumulator += (double)(now - last) / freq;
-        last = now;
-        int taken = 0;
-        while (accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && running) {
-            memcpy(prev_x, world->x, sizeof(double) * world->count);
-            memcpy(prev_y, world->y, sizeof(double) * world->count);
-            if (!bp_world_step(world)) {
-                snprintf(err, sizeof err, "out of memory");
-                ok = running = false;
-                break;
-            }
-            if (!bp_recorder_step(&rec, world, world->steps, err, sizeof err))
-                ok = running = false;
-            accumulator -= dt;
-            taken++;
-            if (opts->steps_set && world->steps >= opts->steps)
-                running = false;
-        }
-        if (taken == BP_MAX_STEPS_PER_FRAME)
-            accumulator = 0.0;
-        double alpha = taken ? accumulator / dt : 1.0;
-        for (size_t i = 0; i < world->count; i++) {
-            double px = taken ? prev_x[i] : world->x[i], py = taken ? prev_y[i] : world->y[i];
-            draw_x[i] = px + (world->x[i] - px) * alpha;
-            draw_y[i] = py + (world->y[i] - py) * alpha;
-        }
-        bp_render_world(renderer, world, draw_x, draw_y);
-        SDL_RenderPresent(renderer);
+    if (recording && !bp_input_writer_close(&app.writer, app.session.tick, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        status = 1;
     }
-    free(prev_x);
-    free(prev_y);
-    free(draw_x);
-    free(draw_y);
-    char close_err[512];
-    bool closed = bp_recorder_close(&rec, close_err, sizeof close_err);
-    SDL_DestroyRenderer(renderer);
-    SDL_DestroyWindow(window);
+    if (dumping && !bp_recorder_close(&app.rec, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        status = 1;
+    }
+    bp_replay_free(&app.replay);
+    free(app.prev_x);
+    free(app.prev_y);
+    free(app.draw_x);
+    free(app.draw_y);
+    if (app.canvas)
+        SDL_DestroyTexture(app.canvas);
+    if (app.renderer)
+        SDL_DestroyRenderer(app.renderer);
+    if (app.window)
+        SDL_DestroyWindow(app.window);
     SDL_Quit();
-    if (!ok || !closed) {
-        fprintf(stderr, "ballpit: %s\n", ok ? close_err : err);
-        return 1;
-    }
-    return 0;
+    return status;
 }

@@ -5,6 +5,7 @@
 #include "app.h"
 #include "bench.h"
 #include "options.h"
+#include "raycast.h"
 #include "runner.h"
 #include "setup.h"
 
@@ -41,6 +42,13 @@ int main(int argc, char **argv)
     bp_world *world = bp_setup_world(&opts, &status, err, sizeof err);
     if (!world) {
         fprintf(stderr, "ballpit: %s\n", err);
+        return status;
+    }
+    if (opts.raycast_set) {
+        status = bp_raycast_report(world, opts.ray, stdout);
+        if (status)
+            fprintf(stderr, "ballpit: --raycast: out of memory or cannot write\n");
+        bp_world_destroy(world);
         return status;
     }
     if (opts.headless)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "recorder.h"
+#include "session.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -16,7 +17,27 @@ static void request_stop(int signo)
 int bp_run_headless(bp_world *world, const bp_options *opts)
 {
     char err[512];
-    uint64_t steps = opts->steps_set ? opts->steps : 600;
+    bp_replay replay = {0};
+    if (opts->replay_path) {
+        int status = bp_replay_load(&replay, opts->replay_path, err, sizeof err);
+        if (status) {
+            fprintf(stderr, "ballpit: %s\n", err);
+            return status;
+        }
+    }
+    /* A replay runs as long as the recorded session did, unless told. */
+    uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
+    bp_session session;
+    bp_session_init(&session, world, opts);
+    bp_input_writer writer = {0};
+    if (opts->record_path) {
+        if (!bp_input_writer_open(&writer, opts->record_path, err, sizeof err)) {
+            fprintf(stderr, "ballpit: %s\n", err);
+            bp_replay_free(&replay);
+            return 1;
+        }
+        session.writer = &writer;
+    }
     struct sigaction action = {0};
     action.sa_handler = request_stop;
     sigemptyset(&action.sa_mask);
@@ -26,22 +47,26 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     bp_recorder rec;
     if (!bp_recorder_open(&rec, opts, world, err, sizeof err)) {
         fprintf(stderr, "ballpit: %s\n", err);
+        bp_replay_free(&replay);
+        bp_input_writer_close(&writer, 0, err, sizeof err);
         return 1;
     }
     bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
-    for (uint64_t s = 1; ok && s <= steps && !stop_requested; s++) {
-        if (!bp_world_step(world)) {
-            snprintf(err, sizeof err, "out of memory at step %llu", (unsigned long long)s);
-            ok = false;
-            break;
-        }
-        ok = bp_recorder_step(&rec, world, s, err, sizeof err);
+    while (ok && session.tick < steps && !stop_requested) {
+        ok = (!opts->replay_path || bp_session_feed(&session, &replay, err, sizeof err) == 0) &&
+             bp_session_step(&session, err, sizeof err) &&
+             bp_recorder_step(&rec, world, session.tick, err, sizeof err);
     }
+    bp_replay_free(&replay);
     char close_err[512];
     bool closed = bp_recorder_close(&rec, close_err, sizeof close_err);
+    char record_err[512];
+    bool recorded = bp_input_writer_close(&writer, session.tick, record_err, sizeof record_err);
+    if (!recorded)
+        fprintf(stderr, "ballpit: %s\n", record_err);
     if (!ok || !closed) {
         fprintf(stderr, "ballpit: %s\n", ok ? close_err : err);
         return 1;
     }
-    return 0;
+    return recorded ? 0 : 1;
 }

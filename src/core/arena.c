@@ -1,39 +1,286 @@
+/* Ball against static geometry.
+ *
+ * A step moves each ball by a swept move: find the earliest wall it would
+ * touch, go there, bounce, go on with what is left of the step. Resting is
+ * the same path: a ball lying on a floor touches it at s = 0 every step and
+ * loses the normal speed gravity gave it, so it neither sinks nor buzz.
+ *
+ * A ball wedged between two surfaces (the bottom of a V) would ping-pong
+ * between them: gravity sends it down one face into the other, the resting
+ * contact there keeps the tangential part, up the other face, and back next
+ * step, a buzz of one step's worth of gravity that never dies. When a ball
+ * still sliding on one surface makes a resting contact with a second, the
+ * velocity that came into the first contact is projected onto the cone both
+ * surfaces allow instead (both constraints at once, as a solver of the pair
+ * would): in the bottom of a V that is zero. */
 #include "arena.h"
 
+#include <math.h>
+
 #include "collide.h"
+#include "walls.h"
+
+/* A surface this close (px) still counts as a contact for the grounded flag
+ * and for the solver's clean-up, as in the ball-ball solver. */
+#define BP_TOUCH_MARGIN 0.01
+/* cos(BP_SLOPE_LIMIT_DEG). */
+#define BP_SLOPE_LIMIT_COS 0.70710678118654752
+/* Position sweeps of solver pushes: surfaces slid along per push. */
+#define BP_PUSH_SLIDES 4
+
+bp_contact_class bp_contact_classify(double nx, double ny, double gravity)
+{
+    (void)nx;
+    double up = gravity >= 0.0 ? -ny : ny;
+    if (up >= BP_SLOPE_LIMIT_COS)
+        return BP_CONTACT_FLOOR;
+    if (up <= -BP_SLOPE_LIMIT_COS)
+        return BP_CONTACT_CEILING;
+    return BP_CONTACT_WALL;
+}
+
+/* The segments that may touch a circle inside a box (grown by its radius). */
+typedef struct candidates {
+    const bp_segment *seg[BP_SIDES + BP_WALLS_QUERY_MAX];
+    size_t n;
+} candidates;
+
+/* Fills c; returns false when the grid gave up and every wall must be tried
+ * (the sides are in c either way). */
+static bool gather(const bp_statics *st, double w, double h, double x0, double y0, double x1,
+                   double y1, candidates *c)
+{
+    c->n = 0;
+    /* The sides' bounding boxes: the cheap cull that keeps a ball in the
+     * middle of the arena from ever reaching the segment tests. */
+    if (y0 <= 0.0)
+        c->seg[c->n++] = &st->sides[BP_SIDE_TOP];
+    if (x1 >= w)
+        c->seg[c->n++] = &st->sides[BP_SIDE_RIGHT];
+    if (y1 >= h)
+        c->seg[c->n++] = &st->sides[BP_SIDE_BOTTOM];
+    if (x0 <= 0.0)
+        c->seg[c->n++] = &st->sides[BP_SIDE_LEFT];
+    if (st->count == 0)
+        return true;
+    uint32_t found[BP_WALLS_QUERY_MAX];
+    size_t k = bp_statics_query(st, x0, y0, x1, y1, found);
+    if (k == SIZE_MAX)
+        return false;
+    for (size_t j = 0; j < k; j++)
+        c->seg[c->n++] = &st->segs[found[j]];
+    return true;
+}
+
+/* Earliest contact over the candidates (and over every wall if all). */
+static bool earliest(const bp_statics *st, const candidates *c, bool all, double x, double y,
+                     double dx, double dy, double r, double *s, double *nx, double *ny)
+{
+    double best = 2.0;
+    size_t total = c->n + (all ? st->count : 0);
+    for (size_t k = 0; k < total; k++) {
+        const bp_segment *g = k < c->n ? c->seg[k] : &st->segs[k - c->n];
+        double t, tx, ty;
+        if (bp_segment_sweep(g, x, y, dx, dy, r, &t, &tx, &ty) && t < best) {
+            best = t;
+            *nx = tx;
+            *ny = ty;
+        }
+    }
+    if (best > 1.0)
+        return false;
+    *s = best;
+    return true;
+}
+
+/* Closest velocity to (vx,vy) that moves into neither surface: the
+ * projection onto the cone {u : u.n1 >= 0, u.n2 >= 0}. In 2D it lies on one
+ * of the two edges or at the apex. */
+static void project_wedge(double *vx, double *vy, double n1x, double n1y, double n2x,
+                          double n2y)
+{
+    double v1 = *vx * n1x + *vy * n1y, v2 = *vx * n2x + *vy * n2y;
+    double best = INFINITY, bx = 0.0, by = 0.0;
+    const double tol = -1e-9;
+    if (v1 >= tol && v2 >= tol)
+        return;
+    double ax = *vx - v1 * n1x, ay = *vy - v1 * n1y;
+    if (v1 < 0.0 && ax * n2x + ay * n2y >= tol && -v1 < best) {
+        best = -v1;
+        bx = ax;
+        by = ay;
+    }
+    double cx = *vx - v2 * n2x, cy = *vy - v2 * n2y;
+    if (v2 < 0.0 && cx * n1x + cy * n1y >= tol && -v2 < best) {
+        bx = cx;
+        by = cy;
+    }
+    *vx = bx;
+    *vy = by;
+}
+
+static void set_anchor(bp_world *world, size_t i)
+{
+    bp_statics *st = world->statics;
+    if (world->wall_count == 0)
+        return;
+    st->anchor_x[i] = world->x[i];
+    st->anchor_y[i] = world->y[i];
+    st->anchor_id[i] = world->id[i];
+}
+
+double bp_arena_move(bp_world *world, size_t i, double t, int max_impacts, bool stop_at_first,
+                     double rest_speed)
+{
+    const bp_statics *st = world->statics;
+    const bp_params *p = &world->params;
+    double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
+    double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    double left = t;
+    double prev_nx = 0.0, prev_ny = 0.0, in_x = 0.0, in_y = 0.0;
+    bool prev = false;
+    int impacts = 0;
+    candidates c;
+    while (left > 0.0) {
+        double dx = vx * left, dy = vy * left;
+        bool all = !gather(st, p->width, p->height, fmin(x, x + dx) - reach,
+                           fmin(y, y + dy) - reach, fmax(x, x + dx) + reach,
+                           fmax(y, y + dy) + reach, &c);
+        double s, nx = 0.0, ny = 0.0;
+        if (!earliest(st, &c, all, x, y, dx, dy, r, &s, &nx, &ny)) {
+            x += dx;
+            y += dy;
+            left = 0.0;
+            break;
+        }
+        x += s * dx;
+        y += s * dy;
+        left *= 1.0 - s;
+        double vx0 = vx, vy0 = vy;
+        bp_collide_static(nx, ny, &vx, &vy, p->restitution, p->friction, rest_speed);
+        /* Still sliding on the previous surface (no speed off it), and this
+         * contact is a resting one: the ball is wedged between the two, and
+         * the velocity that came into both is what they must stop. */
+        double slide_tol = 1e-9 * (fabs(vx0) + fabs(vy0) + 1.0);
+        if (prev && fabs(vx0 * prev_nx + vy0 * prev_ny) <= slide_tol &&
+            -(vx0 * nx + vy0 * ny) < rest_speed) {
+            vx = in_x;
+            vy = in_y;
+            project_wedge(&vx, &vy, prev_nx, prev_ny, nx, ny);
+        } else {
+            in_x = vx0;
+            in_y = vy0;
+        }
+        prev = true;
+        prev_nx = nx;
+        prev_ny = ny;
+        if (bp_contact_classify(nx, ny, p->gravity) == BP_CONTACT_FLOOR)
+            world->flags[i] |= BP_BALL_GROUNDED;
+        if (++impacts >= max_impacts || (stop_at_first && s > 0.0))
+            break;
+    }
+    world->x[i] = x;
+    world->y[i] = y;
+    world->vx[i] = vx;
+    world->vy[i] = vy;
+    set_anchor(world, i);
+    return left;
+}
+
+/* Sweeps the displacement from the ball's anchor to where it is now, sliding
+ * along the surfaces it meets, so a push never crosses a wall. */
+static void sweep_push(const bp_world *world, size_t i, double *x, double *y)
+{
+    const bp_statics *st = world->statics;
+    const bp_params *p = &world->params;
+    double px = st->anchor_x[i], py = st->anchor_y[i];
+    double dx = *x - px, dy = *y - py, r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    if (dx == 0.0 && dy == 0.0)
+        return;
+    candidates c;
+    for (int k = 0; k < BP_PUSH_SLIDES; k++) {
+        bool all = !gather(st, p->width, p->height, fmin(px, px + dx) - reach,
+                           fmin(py, py + dy) - reach, fmax(px, px + dx) + reach,
+                           fmax(py, py + dy) + reach, &c);
+        double s, nx = 0.0, ny = 0.0;
+        if (!earliest(st, &c, all, px, py, dx, dy, r, &s, &nx, &ny)) {
+            *x = px + dx;
+            *y = py + dy;
+            return;
+        }
+        px += s * dx;
+        py += s * dy;
+        dx *= 1.0 - s;
+        dy *= 1.0 - s;
+        /* The surface takes the part of the push into it and, as Coulomb
+         * friction does with an impulse, up to friction times that much of
+         * the part along it: a ball pressed onto a slope by its neighbours
+         * does not slide unless the push leans more than the friction
+         * angle. */
+        double dn = dx * nx + dy * ny;
+        if (dn < 0.0) {
+            double tx = -ny, ty = nx;
+            double dt = dx * tx + dy * ty, hold = -dn * p->friction;
+            dt = dt > hold ? dt - hold : dt < -hold ? dt + hold : 0.0;
+            dx = dt * tx;
+            dy = dt * ty;
+        }
+    }
+    /* Out of slides: stay at the last contact. */
+    *x = px;
+    *y = py;
+}
 
 void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
 {
+    const bp_statics *st = world->statics;
     const bp_params *p = &world->params;
-    double r = world->r[i];
-    double e = p->restitution, mu = p->friction;
-    /* A ball too big for the arena is centred on that axis. */
-    double lo_x = r, hi_x = p->width - r;
-    double lo_y = r, hi_y = p->height - r;
+    double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
+    double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    if (st && st->ready) {
+        if (st->anchors_valid && world->wall_count && st->anchor_id[i] == world->id[i])
+            sweep_push(world, i, &x, &y);
+        candidates c;
+        /* Two rounds: leaving one surface of a corner may press into the
+         * other. */
+        for (int round = 0; round < 2; round++) {
+            bool all =
+                !gather(st, p->width, p->height, x - reach, y - reach, x + reach, y + reach, &c);
+            bool pushed = false;
+            size_t total = c.n + (all ? st->count : 0);
+            for (size_t k = 0; k < total; k++) {
+                const bp_segment *g = k < c.n ? c.seg[k] : &st->segs[k - c.n];
+                double nx, ny;
+                double d = bp_segment_distance(g, x, y, vx, vy, &nx, &ny);
+                double R = r + g->r;
+                if (d >= R + BP_TOUCH_MARGIN)
+                    continue;
+                if (d < R) {
+                    x += nx * (R - d);
+                    y += ny * (R - d);
+                    pushed = true;
+                }
+                bp_collide_static(nx, ny, &vx, &vy, p->restitution, p->friction, rest_speed);
+                if (bp_contact_classify(nx, ny, p->gravity) == BP_CONTACT_FLOOR)
+                    world->flags[i] |= BP_BALL_GROUNDED;
+            }
+            if (!pushed)
+                break;
+        }
+    }
+    /* Backstop for a ball too big for the arena, which the sides would push
+     * back and forth: it is centred on that axis. */
+    double lo_x = r, hi_x = p->width - r, lo_y = r, hi_y = p->height - r;
     if (lo_x > hi_x)
         lo_x = hi_x = 0.5 * p->width;
     if (lo_y > hi_y)
         lo_y = hi_y = 0.5 * p->height;
-
-    double *x = &world->x[i], *y = &world->y[i];
-    double *vx = &world->vx[i], *vy = &world->vy[i];
-    if (*x <= lo_x) {
-        *x = lo_x;
-        bp_collide_static(1.0, 0.0, vx, vy, e, mu, rest_speed);
-    } else if (*x >= hi_x) {
-        *x = hi_x;
-        bp_collide_static(-1.0, 0.0, vx, vy, e, mu, rest_speed);
-    }
-    bool floor_is_bottom = p->gravity >= 0.0;
-    if (*y >= hi_y) {
-        *y = hi_y;
-        bp_collide_static(0.0, -1.0, vx, vy, e, mu, rest_speed);
-        if (floor_is_bottom)
-            world->flags[i] |= BP_BALL_GROUNDED;
-    } else if (*y <= lo_y) {
-        *y = lo_y;
-        bp_collide_static(0.0, 1.0, vx, vy, e, mu, rest_speed);
-        if (!floor_is_bottom)
-            world->flags[i] |= BP_BALL_GROUNDED;
-    }
+    x = x < lo_x ? lo_x : x > hi_x ? hi_x : x;
+    y = y < lo_y ? lo_y : y > hi_y ? hi_y : y;
+    world->x[i] = x;
+    world->y[i] = y;
+    world->vx[i] = vx;
+    world->vy[i] = vy;
+    if (st && st->ready)
+        set_anchor(world, i);
 }

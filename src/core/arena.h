@@ -1,12 +1,44 @@
-/* The arena's four sides: the closed box (0,0)-(W,H) every ball lives in. */
+/* Contacts between balls and the static geometry (the scene's walls and the
+ * arena's four sides, see walls.h): the swept move of one ball through a
+ * step, and the clean-up after the ball-ball solver has pushed it. */
 #ifndef BP_ARENA_H
 #define BP_ARENA_H
 
+#include <stdbool.h>
+
 #include "world.h"
 
-/* Puts ball i back inside the arena if it reaches through a side, bouncing
- * its velocity off that side (restitution, friction, rest threshold), and
- * flags it grounded when the side is the floor. */
+/* How a contact is classed by its normal against "up" (opposite gravity). */
+typedef enum bp_contact_class {
+    BP_CONTACT_FLOOR,   /* within the slope limit of up: it carries the ball */
+    BP_CONTACT_WALL,
+    BP_CONTACT_CEILING, /* within the slope limit of down */
+} bp_contact_class;
+
+/* Steepest floor, degrees: a contact normal within this of "up" is a floor. */
+#define BP_SLOPE_LIMIT_DEG 45.0
+
+/* Classes a contact with unit normal (nx,ny), pointing from the surface to
+ * the ball, under gravity g (px/s^2, + is down; 0 counts as down). */
+bp_contact_class bp_contact_classify(double nx, double ny, double gravity);
+
+/* Most wall impacts one ball takes in one step before it stops at the last. */
+#define BP_MAX_IMPACTS 8
+
+/* Moves ball i along its velocity for time t (s), sweeping it against every
+ * wall and side: at each impact it stops at the contact, reflects its normal
+ * velocity (restitution, 0 below rest_speed px/s), loses tangential speed to
+ * friction, and goes on for the rest of the time. After max_impacts impacts
+ * the ball stays at its last contact. Returns the time left over (s): 0
+ * unless the budget ran out, or stop_at_first is set and an impact after some
+ * travel ended the move there. bp_statics_prepare must have run this step. */
+double bp_arena_move(bp_world *world, size_t i, double t, int max_impacts, bool stop_at_first,
+                     double rest_speed);
+
+/* Puts ball i back in contact with, never through, the walls and sides after
+ * something other than its own velocity (the ball-ball solver) moved it:
+ * that displacement is swept too, overlaps are pushed out, velocities into a
+ * surface bounce off it, and a floor contact flags the ball grounded. */
 void bp_arena_contain(bp_world *world, size_t i, double rest_speed);
 
 #endif

@@ -17,12 +17,14 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arena.h"
 #include "broadphase.h"
 #include "collide.h"
 #include "sleep.h"
 #include "support.h"
+#include "walls.h"
 
 /* Relaxation passes per step. */
 #define BP_SOLVER_PASSES 4
@@ -156,6 +158,28 @@ static void relax_pass(bp_world *world, const bp_pair *pairs, size_t n, double r
     contain_all(world, rest_speed);
 }
 
+/* The walls keep, per ball index, where each ball ended its swept move (so
+ * that the solver's pushes are swept too); they follow the balls' new
+ * order. The world's spare buffers are free scratch right after a reorder. */
+static void permute_anchors(bp_world *world, const uint32_t *order)
+{
+    bp_statics *st = world->statics;
+    if (!st || !st->anchors_valid)
+        return;
+    size_t n = world->count;
+    double *scratch = world->spare_double;
+    uint32_t *scratch_id = world->spare_id;
+    for (size_t k = 0; k < n; k++)
+        scratch[k] = st->anchor_x[order[k]];
+    memcpy(st->anchor_x, scratch, n * sizeof(double));
+    for (size_t k = 0; k < n; k++)
+        scratch[k] = st->anchor_y[order[k]];
+    memcpy(st->anchor_y, scratch, n * sizeof(double));
+    for (size_t k = 0; k < n; k++)
+        scratch_id[k] = st->anchor_id[order[k]];
+    memcpy(st->anchor_id, scratch_id, n * sizeof(uint32_t));
+}
+
 /* Two sleepers have nothing to resolve between them. */
 static bool select_active_pairs(bp_solver *solver, const bp_world *world)
 {
@@ -194,6 +218,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
     if (world->count >= BP_SOLVER_REORDER_MIN_BALLS) {
         if (!bp_world_reorder(world, bp->items))
             return false;
+        permute_anchors(world, bp->items);
         for (size_t k = 0; k < world->count; k++)
             bp->items[k] = (uint32_t)k;
     }

@@ -257,13 +257,15 @@ static void closest_velocity(const constraint_set *cs, double *vx, double *vy)
 
 typedef struct settle_context {
     bp_world *world;
+    double rest_speed; /* px/s: faster approaches are impacts, not rest */
     const uint8_t *supported;
     double up_y, dt;
 } settle_context;
 
 /* Settles ball u on the balls visited before it (and the floor, when on_floor):
  * out of every overlap with them, and without the velocity that would sink
- * it into a supporter or the floor within the next step. Gaps count as they
+ * it into a supporter or the floor within the next step (resting contacts
+ * only: impacts are the relaxation passes' to bounce). Gaps count as they
  * were before the pushes (a speculative contact: a ball just above its
  * supporter may land on it; a gap that a push out of one neighbour opens
  * towards another is no room to fall into).
@@ -317,6 +319,8 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         if (l == UINT32_MAX) {
             double gap = max_d(min_d((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
             cs.c[i] = -gap / ctx->dt;
+            if (gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed)
+                cs.c[i] = -INFINITY; /* an impact to come: it will bounce */
             continue;
         }
         double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
@@ -325,7 +329,13 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         double gap = max_d(min_d(d - (world->r[l] + world->r[u]), gap_before[i]), 0.0);
         cs.nx[i] = nx;
         cs.ny[i] = ny;
-        cs.c[i] = min_d(world->vx[l] * nx + world->vy[l] * ny, 0.0) - gap / ctx->dt;
+        double carried = min_d(world->vx[l] * nx + world->vy[l] * ny, 0.0);
+        cs.c[i] = carried - gap / ctx->dt;
+        /* Only resting contacts: a ball still a gap away and closing in
+         * faster than the rest speed is an impact to come, and the
+         * relaxation passes will give it its bounce. */
+        if (gap > 0.0 && carried - (world->vx[u] * nx + world->vy[u] * ny) >= ctx->rest_speed)
+            cs.c[i] = -INFINITY;
     }
     closest_velocity(&cs, &world->vx[u], &world->vy[u]);
 }
@@ -356,7 +366,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_
     for (size_t i = 0; i < n; i++)
         supported[i] = (world->flags[i] & BP_BALL_HELD) != 0;
 
-    settle_context ctx = {world, supported, up_y, 1.0 / world->params.hz};
+    settle_context ctx = {world, bp_params_rest_speed(&world->params), supported, up_y,
+                          1.0 / world->params.hz};
     for (size_t k = 0; k < n; k++) {
         uint32_t u = s->order[k];
         if (supported[u])

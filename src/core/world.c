@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "solver.h"
+#include "sweep.h"
+#include "walls.h"
 
 bp_world *bp_world_create(const bp_params *params)
 {
@@ -25,6 +27,8 @@ void bp_world_destroy(bp_world *world)
     if (!world)
         return;
     bp_solver_destroy(world->solver);
+    bp_statics_destroy(world->statics);
+    bp_sweep_destroy(world->sweep);
     free(world->x);
     free(world->y);
     free(world->vx);

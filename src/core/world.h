@@ -26,6 +26,8 @@ typedef struct bp_wall {
 } bp_wall;
 
 typedef struct bp_solver bp_solver;
+typedef struct bp_statics bp_statics;
+typedef struct bp_sweep bp_sweep;
 
 typedef struct bp_world {
     bp_params params;
@@ -58,6 +60,8 @@ typedef struct bp_world {
     uint64_t steps; /* physics steps taken so far */
     int threads;    /* worker threads for the step (results never depend on it) */
     bp_solver *solver;
+    bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
+    bp_sweep *sweep;     /* scratch of the fast-ball sweep (sweep.h) */
 } bp_world;
 
 /* NULL on allocation failure. Parameters must already pass bp_params_check. */

@@ -1,0 +1,135 @@
+#include "hud.h"
+
+#include <SDL2/SDL2_gfxPrimitives.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* The built-in font's glyph cell, px. */
+#define BP_GLYPH 8
+#define BP_LINE 11
+
+static Sint16 clamp16(double v)
+{
+    return (Sint16)(v < -32000.0 ? -32000 : v > 32000.0 ? 32000 : lround(v));
+}
+
+void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
+                       const double *draw_x, const double *draw_y)
+{
+    const bp_world *w = s->world;
+    int64_t i = s->held >= 0 ? bp_world_index_of(w, (uint32_t)s->held) : -1;
+    if (i >= 0) {
+        /* A bright ring just outside the ball: it is in hand. */
+        double x = draw_x ? draw_x[i] : w->x[i], y = draw_y ? draw_y[i] : w->y[i];
+        Sint16 r = clamp16(w->r[i] + 3.0);
+        aacircleRGBA(renderer, clamp16(x), clamp16(y), r, 255, 255, 255, 230);
+        aacircleRGBA(renderer, clamp16(x), clamp16(y), (Sint16)(r + 1), 255, 255, 255, 120);
+    }
+    if (h->drawing_wall)
+        thickLineRGBA(renderer, clamp16(h->wall_x), clamp16(h->wall_y), clamp16(h->cursor_x),
+                      clamp16(h->cursor_y), 6, 200, 200, 200, 140);
+}
+
+typedef struct text_box {
+    SDL_Renderer *renderer;
+    int x, y; /* next line, in scaled pixels */
+} text_box;
+
+static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
+{
+    char text[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    stringRGBA(b->renderer, (Sint16)b->x, (Sint16)b->y, text, r, g, bl, 255);
+    b->y += BP_LINE;
+}
+
+static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
+{
+    boxRGBA(renderer, (Sint16)x, (Sint16)y, (Sint16)(x + cols * BP_GLYPH + 12),
+            (Sint16)(y + rows * BP_LINE + 10), 0, 0, 0, 170);
+}
+
+static void draw_hud(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
+                     const bp_hud_stats *st)
+{
+    const bp_world *w = s->world;
+    const bp_params *p = &w->params;
+    double ke, pe;
+    bp_world_energy(w, &ke, &pe);
+    panel(renderer, 4, 4, 46, 7);
+    text_box b = {renderer, 10, 10};
+    const char *state = view->paused ? "  PAUSED" : "";
+    line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
+    line(&b, 220, 220, 220, "fps %5.1f  steps/s %6.1f  step %llu", st->fps, st->steps_per_s,
+         (unsigned long long)s->tick);
+    line(&b, 220, 220, 220, "balls %zu  time x%g", w->count, view->time_scale);
+    line(&b, 220, 220, 220, "kinetic %.4g  potential %.4g", ke, pe);
+    line(&b, 220, 220, 220, "gravity %g  hz %g", p->gravity, p->hz);
+    line(&b, 220, 220, 220, "restitution %.2f  friction %.2f  drag %g", p->restitution,
+         p->friction, p->drag);
+    line(&b, 160, 200, 255, "H or F1: help");
+}
+
+static const char *const help_lines[] = {
+    "left drag       grab a ball and throw it",
+    "Shift+drag      draw a wall",
+    "S, right click  spawn a ball at the cursor",
+    "X, Delete       delete the ball under the cursor",
+    "Space           pause / resume",
+    ". or N          single step while paused",
+    "[ and ]         slower / faster (time scale)",
+    "R               reset to the initial state",
+    "G               gravity on / off",
+    "Up, Down        gravity pulls up / down",
+    "E, Shift+E      restitution up / down",
+    "F, Shift+F      friction up / down",
+    "D, Shift+D      drag up / down",
+    "F12             screenshot (ballpit-NNN.png)",
+    "Ctrl+S          save scene (ballpit-scene-NNN.scene)",
+    "Tab             HUD on / off",
+    "H, F1           this help",
+    "Esc             quit",
+};
+#define BP_HELP_LINES (int)(sizeof help_lines / sizeof help_lines[0])
+
+static void draw_help(SDL_Renderer *renderer, int width, int height, bool replaying)
+{
+    int cols = 52, rows = BP_HELP_LINES + 3;
+    int x = (width - cols * BP_GLYPH) / 2, y = (height - rows * BP_LINE) / 2;
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    panel(renderer, x - 6, y - 6, cols, rows);
+    text_box b = {renderer, x, y};
+    line(&b, 255, 255, 255, "ballpit keys");
+    b.y += BP_LINE / 2;
+    for (int k = 0; k < BP_HELP_LINES; k++)
+        line(&b, 220, 220, 220, "%s", help_lines[k]);
+    if (replaying)
+        line(&b, 255, 200, 120, "replaying: only view keys act");
+}
+
+void bp_hud_draw_text(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
+                      const bp_hud_stats *stats)
+{
+    if (!view->show_hud && !view->show_help)
+        return;
+    int out_w = 0, out_h = 0;
+    if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
+        return;
+    /* The 8 px font is legible up to ~600 px of height; beyond that (large
+     * or high-DPI windows) it grows by whole steps and stays crisp. */
+    int scale = out_h / 600 > 1 ? out_h / 600 : 1;
+    SDL_RenderSetScale(renderer, (float)scale, (float)scale);
+    if (view->show_hud)
+        draw_hud(renderer, s, view, stats);
+    if (view->show_help)
+        draw_help(renderer, out_w / scale, out_h / scale, view->replaying);
+    SDL_RenderSetScale(renderer, 1.0f, 1.0f);
+}

@@ -1,0 +1,27 @@
+/* What the window draws over the world: the held ball's ring, the wall being
+ * drawn, the HUD (numbers) and the help overlay (keys). Text uses SDL2_gfx's
+ * built-in 8x8 font, scaled up on large or high-DPI windows. */
+#ifndef BP_HUD_H
+#define BP_HUD_H
+
+#include <SDL2/SDL.h>
+
+#include "input.h"
+#include "session.h"
+
+/* Measured rates, per real second. */
+typedef struct bp_hud_stats {
+    double fps;
+    double steps_per_s;
+} bp_hud_stats;
+
+/* In arena coordinates (the renderer's logical size): marks on the world.
+ * draw_x/draw_y are the drawn positions by index, as for bp_render_world. */
+void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
+                       const double *draw_x, const double *draw_y);
+
+/* In output pixels (logical size off): HUD and help, as the view asks. */
+void bp_hud_draw_text(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
+                      const bp_hud_stats *stats);
+
+#endif

@@ -1,0 +1,224 @@
+#include "input.h"
+
+#include <math.h>
+
+void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
+                   const bp_world *world)
+{
+    *view = (bp_view){.time_scale = 1.0, .show_hud = true, .replaying = opts->replay_path != NULL};
+    *h = (bp_input_handler){
+        .max_throw = opts->max_throw,
+        .gravity_on = world->params.gravity != 0.0 ? fabs(world->params.gravity) : 980.0,
+        .r_min = opts->radius_min,
+        .r_max = opts->radius_max,
+        /* Its own stream, so spawned radii do not echo the initial balls'. */
+        .rng = bp_rng_seed(opts->seed ^ 0x5eedba11u),
+        .walls_enabled = true,
+    };
+    bp_throw_reset(&h->tracker);
+}
+
+static int apply(bp_session *s, bp_input_kind kind, double a, double b, double c, char *err,
+                 size_t err_size)
+{
+    bp_input in = {.kind = kind, .v = {a, b, c}};
+    return bp_session_apply(s, &in, err, err_size);
+}
+
+static int set_param(bp_session *s, bp_input_param param, double value, char *err,
+                     size_t err_size)
+{
+    bp_input in = {.kind = BP_INPUT_SET, .param = param, .v = {value}};
+    return bp_session_apply(s, &in, err, err_size);
+}
+
+/* Restitution and friction move in steps of 0.05, kept on the grid so the
+ * HUD shows round numbers. */
+static double nudge(double value, double delta)
+{
+    double v = round((value + delta) * 100.0) / 100.0;
+    return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+}
+
+/* Drag spans decades (0.05 barely shows, 2 is syrup): double or halve. */
+static double nudge_drag(double drag, bool up)
+{
+    if (up)
+        return drag < 0.01 ? 0.05 : fmin(drag * 2.0, 1000.0);
+    return drag / 2.0 < 0.01 ? 0.0 : drag / 2.0;
+}
+
+static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shift, char *err,
+                   size_t err_size)
+{
+    const bp_params *p = &s->world->params;
+    double cx = h->cursor_x, cy = h->cursor_y;
+    switch (key) {
+    case SDLK_r:
+        h->dragging = h->drawing_wall = false;
+        return apply(s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
+    case SDLK_s:
+        return apply(s, BP_INPUT_SPAWN, cx, cy, bp_rng_range(&h->rng, h->r_min, h->r_max), err,
+                     err_size);
+    case SDLK_DELETE:
+    case SDLK_x:
+        return apply(s, BP_INPUT_DELETE, cx, cy, 0, err, err_size);
+    case SDLK_g:
+        if (p->gravity != 0.0) {
+            h->gravity_on = fabs(p->gravity);
+            return set_param(s, BP_PARAM_GRAVITY, 0.0, err, err_size);
+        }
+        return set_param(s, BP_PARAM_GRAVITY, h->gravity_on, err, err_size);
+    case SDLK_UP:
+    case SDLK_DOWN: {
+        double g = p->gravity != 0.0 ? fabs(p->gravity) : h->gravity_on;
+        return set_param(s, BP_PARAM_GRAVITY, key == SDLK_UP ? -g : g, err, err_size);
+    }
+    case SDLK_e:
+        return set_param(s, BP_PARAM_RESTITUTION, nudge(p->restitution, shift ? -0.05 : 0.05),
+                         err, err_size);
+    case SDLK_f:
+        return set_param(s, BP_PARAM_FRICTION, nudge(p->friction, shift ? -0.05 : 0.05), err,
+                         err_size);
+    case SDLK_d:
+        return set_param(s, BP_PARAM_DRAG, nudge_drag(p->drag, !shift), err, err_size);
+    default:
+        return 0;
+    }
+}
+
+static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
+                    char *err, size_t err_size)
+{
+    SDL_Keycode key = k->keysym.sym;
+    bool shift = (k->keysym.mod & KMOD_SHIFT) != 0, ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+    switch (key) {
+    case SDLK_ESCAPE:
+        view->quit = true;
+        return 0;
+    case SDLK_SPACE:
+        view->paused = !view->paused;
+        view->single_steps = 0;
+        if (view->replaying)
+            return 0;
+        return apply(s, view->paused ? BP_INPUT_PAUSE : BP_INPUT_RESUME, 0, 0, 0, err, err_size);
+    case SDLK_PERIOD:
+    case SDLK_n:
+        if (view->paused)
+            view->single_steps++;
+        return 0;
+    case SDLK_LEFTBRACKET:
+        view->time_scale = fmax(view->time_scale / 2.0, BP_TIME_SCALE_MIN);
+        return 0;
+    case SDLK_RIGHTBRACKET:
+        view->time_scale = fmin(view->time_scale * 2.0, BP_TIME_SCALE_MAX);
+        return 0;
+    case SDLK_h:
+    case SDLK_F1:
+        view->show_help = !view->show_help;
+        return 0;
+    case SDLK_TAB:
+        view->show_hud = !view->show_hud;
+        return 0;
+    case SDLK_F12:
+        view->screenshot = true;
+        return 0;
+    default:
+        break;
+    }
+    if (key == SDLK_s && ctrl) {
+        view->save_scene = true;
+        return 0;
+    }
+    if (view->replaying || ctrl || k->repeat)
+        return 0;
+    return sim_key(h, s, key, shift, err, err_size);
+}
+
+static double seconds(Uint32 timestamp_ms)
+{
+    return (double)timestamp_ms / 1000.0;
+}
+
+static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
+                      char *err, size_t err_size)
+{
+    if (b->button == SDL_BUTTON_RIGHT)
+        return apply(s, BP_INPUT_SPAWN, b->x, b->y, bp_rng_range(&h->rng, h->r_min, h->r_max),
+                     err, err_size);
+    if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall)
+        return 0;
+    if ((SDL_GetModState() & KMOD_SHIFT) && h->walls_enabled) {
+        h->drawing_wall = true;
+        h->wall_x = b->x;
+        h->wall_y = b->y;
+        return 0;
+    }
+    int status = apply(s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
+    if (status == 0 && s->held >= 0) {
+        h->dragging = true;
+        bp_throw_reset(&h->tracker);
+        bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
+    }
+    return status;
+}
+
+/* Walls shorter than this are taken for a stray click. px */
+#define BP_MIN_WALL_LENGTH 6.0
+/* Half the thickness of a drawn wall, px. */
+#define BP_DRAWN_WALL_RADIUS 3.0
+
+static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
+                    char *err, size_t err_size)
+{
+    if (b->button != SDL_BUTTON_LEFT)
+        return 0;
+    if (h->drawing_wall) {
+        h->drawing_wall = false;
+        double dx = b->x - h->wall_x, dy = b->y - h->wall_y;
+        if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
+            return 0;
+        bp_input in = {.kind = BP_INPUT_WALL,
+                       .v = {h->wall_x, h->wall_y, b->x, b->y, BP_DRAWN_WALL_RADIUS}};
+        return bp_session_apply(s, &in, err, err_size);
+    }
+    if (!h->dragging)
+        return 0;
+    h->dragging = false;
+    bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
+    int status = apply(s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
+    if (status)
+        return status;
+    double vx, vy;
+    bp_throw_velocity(&h->tracker, BP_THROW_WINDOW, h->max_throw, &vx, &vy);
+    return apply(s, BP_INPUT_RELEASE, vx, vy, 0, err, err_size);
+}
+
+int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
+                    char *err, size_t err_size)
+{
+    switch (ev->type) {
+    case SDL_QUIT:
+        view->quit = true;
+        return 0;
+    case SDL_KEYDOWN:
+        return key_down(h, view, s, &ev->key, err, err_size);
+    case SDL_MOUSEMOTION:
+        h->cursor_x = ev->motion.x;
+        h->cursor_y = ev->motion.y;
+        if (view->replaying || !h->dragging)
+            return 0;
+        bp_throw_add(&h->tracker, seconds(ev->motion.timestamp), ev->motion.x, ev->motion.y);
+        return apply(s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
+    case SDL_MOUSEBUTTONDOWN:
+        h->cursor_x = ev->button.x;
+        h->cursor_y = ev->button.y;
+        return view->replaying ? 0 : mouse_down(h, s, &ev->button, err, err_size);
+    case SDL_MOUSEBUTTONUP:
+        h->cursor_x = ev->button.x;
+        h->cursor_y = ev->button.y;
+        return view->replaying ? 0 : mouse_up(h, s, &ev->button, err, err_size);
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,53 @@
+/* From SDL events to what they mean: inputs for the simulation (grab, move,
+ * release, key actions, applied to the session at once, between steps) and
+ * view actions that only change how the window runs (pause, time scale,
+ * HUD, help, screenshots). During a replay the simulation takes its inputs
+ * from the file, so only view actions are honoured. */
+#ifndef BP_INPUT_H
+#define BP_INPUT_H
+
+#include <SDL2/SDL.h>
+#include <stdbool.h>
+
+#include "rng.h"
+#include "session.h"
+#include "throw.h"
+
+/* How the window runs; nothing here reaches the simulation. */
+typedef struct bp_view {
+    bool quit;
+    bool paused;          /* no steps except single steps */
+    int single_steps;     /* steps asked for while paused, not yet taken */
+    double time_scale;    /* simulated seconds per real second */
+    bool show_hud, show_help;
+    bool screenshot;      /* save the next drawn frame to a PNG */
+    bool save_scene;      /* save the world to a scene file */
+    bool replaying;       /* inputs come from --replay */
+} bp_view;
+
+typedef struct bp_input_handler {
+    bp_throw_tracker tracker;  /* cursor samples since the grab */
+    bool dragging;             /* the left button holds a ball */
+    bool drawing_wall;         /* Shift + left button: a wall from (wall_x, wall_y) */
+    double wall_x, wall_y;     /* px */
+    double cursor_x, cursor_y; /* last cursor position in the arena, px */
+    double max_throw;          /* px/s */
+    double gravity_on;         /* |gravity| the G toggle brings back, px/s^2 */
+    double r_min, r_max;       /* radius range of spawned balls, px */
+    bp_rng rng;                /* radii of spawned balls */
+    bool walls_enabled;        /* Shift-drag draws walls */
+} bp_input_handler;
+
+/* Time scales the [ and ] keys step through. */
+#define BP_TIME_SCALE_MIN 0.125
+#define BP_TIME_SCALE_MAX 4.0
+
+void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
+                   const bp_world *world);
+
+/* Handles one event. Returns 0, or 1 with a message when applying an input
+ * failed (a runtime failure: the window should close). */
+int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
+                    char *err, size_t err_size);
+
+#endif

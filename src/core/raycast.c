@@ -1,0 +1,332 @@
+/* Ray casts. A ray is a swept circle of radius 0, so both go through the
+ * same two tests: a quadratic against a disc (balls) and the capsule sweep of
+ * walls.h (walls and the arena's sides), which the step's collisions use
+ * too; what a ray reports is therefore what a ball moving along it would
+ * meet. */
+#include "raycast.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "walls.h"
+
+const char *bp_hit_kind_name(bp_hit_kind kind)
+{
+    switch (kind) {
+    case BP_HIT_BALL:
+        return "ball";
+    case BP_HIT_WALL:
+        return "wall";
+    default:
+        return "arena";
+    }
+}
+
+/* Entry of the ray o + t u (u unit, 0 <= t <= max_dist) into the disc of
+ * radius R around c. Inside already: t = 0 with the normal against u. */
+static bool cast_disc(double ox, double oy, double ux, double uy, double max_dist, double cx,
+                      double cy, double R, bp_ray_hit *h)
+{
+    double px = ox - cx, py = oy - cy;
+    double c = px * px + py * py - R * R;
+    if (c < 0.0) {
+        *h = (bp_ray_hit){.dist = 0.0, .x = ox, .y = oy, .nx = -ux, .ny = -uy};
+        return true;
+    }
+    double b = px * ux + py * uy;
+    if (!(b < 0.0))
+        return false;
+    double disc = b * b - c;
+    if (disc < 0.0)
+        return false;
+    /* The nearer root without cancellation. */
+    double t = c / (-b + sqrt(disc));
+    if (t > max_dist)
+        return false;
+    double x = ox + t * ux, y = oy + t * uy;
+    double nx = (x - cx) / R, ny = (y - cy) / R;
+    *h = (bp_ray_hit){.dist = t, .x = x, .y = y, .nx = nx, .ny = ny};
+    return true;
+}
+
+/* Entry into a capsule grown by rr, same conventions. */
+static bool cast_segment(const bp_segment *g, double ox, double oy, double ux, double uy,
+                         double max_dist, double rr, bp_ray_hit *h)
+{
+    double nx, ny;
+    double d = bp_segment_distance(g, ox, oy, ux, uy, &nx, &ny);
+    if (d < g->r + rr) {
+        *h = (bp_ray_hit){.dist = 0.0, .x = ox, .y = oy, .nx = -ux, .ny = -uy};
+        return true;
+    }
+    double s;
+    if (!bp_segment_sweep(g, ox, oy, ux * max_dist, uy * max_dist, rr, &s, &nx, &ny))
+        return false;
+    double t = s * max_dist;
+    *h = (bp_ray_hit){.dist = t, .x = ox + t * ux, .y = oy + t * uy, .nx = nx, .ny = ny};
+    return true;
+}
+
+static int by_distance(const void *a, const void *b)
+{
+    const bp_ray_hit *p = a, *q = b;
+    if (p->dist != q->dist)
+        return p->dist < q->dist ? -1 : 1;
+    if (p->kind != q->kind)
+        return p->kind < q->kind ? -1 : 1;
+    return p->id < q->id ? -1 : p->id > q->id ? 1 : 0;
+}
+
+static bool push(bp_ray_hit **list, size_t *count, size_t *capacity, bp_ray_hit h)
+{
+    if (*count == *capacity) {
+        size_t n = *capacity ? *capacity * 2 : 16;
+        bp_ray_hit *p = realloc(*list, n * sizeof *p);
+        if (!p)
+            return false;
+        *list = p;
+        *capacity = n;
+    }
+    (*list)[(*count)++] = h;
+    return true;
+}
+
+size_t bp_raycast(const bp_world *world, double ox, double oy, double dx, double dy,
+                  double max_dist, bp_ray_hit *hits, size_t max_hits)
+{
+    double len = sqrt(dx * dx + dy * dy);
+    if (!(len > 0.0) || !(max_dist >= 0.0))
+        return 0;
+    double ux = dx / len, uy = dy / len;
+    bp_ray_hit *list = NULL, h;
+    size_t count = 0, capacity = 0;
+    bool ok = true;
+    /* The arena ends the ray: nothing lies beyond its nearest side. */
+    bp_ray_hit side[BP_SIDES];
+    bool side_hit[BP_SIDES];
+    for (int k = 0; k < BP_SIDES; k++) {
+        bp_segment g = bp_segment_side(k, world->params.width, world->params.height);
+        side_hit[k] = cast_segment(&g, ox, oy, ux, uy, max_dist, 0.0, &side[k]);
+        if (side_hit[k] && side[k].dist < max_dist)
+            max_dist = side[k].dist;
+    }
+    for (int k = 0; k < BP_SIDES && ok; k++)
+        if (side_hit[k] && side[k].dist <= max_dist) {
+            side[k].kind = BP_HIT_ARENA;
+            side[k].id = (uint32_t)k;
+            ok = push(&list, &count, &capacity, side[k]);
+        }
+    for (size_t i = 0; i < world->count && ok; i++)
+        if (cast_disc(ox, oy, ux, uy, max_dist, world->x[i], world->y[i], world->r[i], &h)) {
+            h.kind = BP_HIT_BALL;
+            h.id = world->id[i];
+            ok = push(&list, &count, &capacity, h);
+        }
+    for (size_t i = 0; i < world->wall_count && ok; i++) {
+        const bp_wall *w = &world->walls[i];
+        bp_segment g = bp_segment_make(w->x1, w->y1, w->x2, w->y2, w->r);
+        if (cast_segment(&g, ox, oy, ux, uy, max_dist, 0.0, &h)) {
+            h.kind = BP_HIT_WALL;
+            h.id = (uint32_t)i;
+            ok = push(&list, &count, &capacity, h);
+        }
+    }
+    if (!ok) {
+        free(list);
+        return SIZE_MAX;
+    }
+    if (count)
+        qsort(list, count, sizeof *list, by_distance);
+    for (size_t k = 0; k < count && k < max_hits; k++)
+        hits[k] = list[k];
+    free(list);
+    return count;
+}
+
+int bp_raycast_report(const bp_world *world, const double ray[4], FILE *out)
+{
+    /* Far enough to reach every side from anywhere the origin may be. */
+    double far = 4.0 * (world->params.width + world->params.height) + fabs(ray[0]) + fabs(ray[1]);
+    size_t n = bp_raycast(world, ray[0], ray[1], ray[2], ray[3], far, NULL, 0);
+    if (n == SIZE_MAX)
+        return 1;
+    bp_ray_hit *hits = malloc((n ? n : 1) * sizeof *hits);
+    if (!hits)
+        return 1;
+    n = bp_raycast(world, ray[0], ray[1], ray[2], ray[3], far, hits, n);
+    if (n == SIZE_MAX) {
+        free(hits);
+        return 1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const bp_ray_hit *h = &hits[k];
+        /* -0 reads badly and means the same. */
+        double nx = h->nx == 0.0 ? 0.0 : h->nx, ny = h->ny == 0.0 ? 0.0 : h->ny;
+        fprintf(out, "hit kind=%s id=%u dist=%.9g x=%.9g y=%.9g nx=%.9g ny=%.9g\n",
+                bp_hit_kind_name(h->kind), (unsigned)h->id, h->dist, h->x, h->y, nx, ny);
+    }
+    free(hits);
+    return fflush(out) == 0 && !ferror(out) ? 0 : 1;
+}
+
+/* Nearest hit among the walls and sides for a circle cast. */
+static void nearest_static(const bp_world *world, double ox, double oy, double ux, double uy,
+                           double max_dist, double rr, bp_ray_hit *best, bool *found)
+{
+    bp_ray_hit h;
+    for (size_t i = 0; i < world->wall_count; i++) {
+        const bp_wall *w = &world->walls[i];
+        bp_segment g = bp_segment_make(w->x1, w->y1, w->x2, w->y2, w->r);
+        if (cast_segment(&g, ox, oy, ux, uy, max_dist, rr, &h) && (!*found || h.dist < best->dist)) {
+            h.kind = BP_HIT_WALL;
+            h.id = (uint32_t)i;
+            *best = h;
+            *found = true;
+        }
+    }
+    for (int k = 0; k < BP_SIDES; k++) {
+        bp_segment g = bp_segment_side(k, world->params.width, world->params.height);
+        if (cast_segment(&g, ox, oy, ux, uy, max_dist, rr, &h) && (!*found || h.dist < best->dist)) {
+            h.kind = BP_HIT_ARENA;
+            h.id = (uint32_t)k;
+            *best = h;
+            *found = true;
+        }
+    }
+}
+
+static void consider_ball(const bp_world *world, size_t i, double ox, double oy, double ux,
+                          double uy, double max_dist, double rr, int64_t ignore_id,
+                          bp_ray_hit *best, bool *found)
+{
+    bp_ray_hit h;
+    if ((int64_t)world->id[i] == ignore_id)
+        return;
+    if (cast_disc(ox, oy, ux, uy, max_dist, world->x[i], world->y[i], world->r[i] + rr, &h) &&
+        (!*found || h.dist < best->dist)) {
+        h.kind = BP_HIT_BALL;
+        h.id = world->id[i];
+        *best = h;
+        *found = true;
+    }
+}
+
+bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, double dy,
+                      double max_dist, double rr, int64_t ignore_id, bp_ray_hit *hit)
+{
+    double len = sqrt(dx * dx + dy * dy);
+    if (!(len > 0.0) || !(max_dist >= 0.0))
+        return false;
+    double ux = dx / len, uy = dy / len;
+    bool found = false;
+    for (size_t i = 0; i < world->count; i++)
+        consider_ball(world, i, ox, oy, ux, uy, max_dist, rr, ignore_id, hit, &found);
+    nearest_static(world, ox, oy, ux, uy, max_dist, rr, hit, &found);
+    return found;
+}
+
+/* Balls by coarse cell, built once per preview so that each short segment
+ * of the flight looks at a few cells, not at every ball. */
+typedef struct ball_grid {
+    double cell;
+    int cols, rows;
+    uint32_t *start, *items;
+} ball_grid;
+
+static int grid_clamp(double v, int n)
+{
+    return !(v >= 0.0) ? 0 : v >= (double)(n - 1) ? n - 1 : (int)v;
+}
+
+static bool grid_build(ball_grid *g, const bp_world *world, double cell)
+{
+    double w = world->params.width, h = world->params.height;
+    double max_cells = world->count * 2.0 > 1024.0 ? world->count * 2.0 : 1024.0;
+    if ((w / cell) * (h / cell) > max_cells)
+        cell = sqrt(w * h / max_cells);
+    g->cell = cell;
+    g->cols = (int)ceil(w / cell) > 0 ? (int)ceil(w / cell) : 1;
+    g->rows = (int)ceil(h / cell) > 0 ? (int)ceil(h / cell) : 1;
+    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    g->start = calloc(cells + 1, sizeof(uint32_t));
+    g->items = malloc((world->count ? world->count : 1) * sizeof(uint32_t));
+    if (!g->start || !g->items)
+        return false;
+    for (size_t i = 0; i < world->count; i++)
+        g->start[(size_t)grid_clamp(world->y[i] / cell, g->rows) * (size_t)g->cols +
+                 (size_t)grid_clamp(world->x[i] / cell, g->cols) + 1]++;
+    for (size_t c = 0; c < cells; c++)
+        g->start[c + 1] += g->start[c];
+    for (size_t i = 0; i < world->count; i++) {
+        size_t c = (size_t)grid_clamp(world->y[i] / cell, g->rows) * (size_t)g->cols +
+                   (size_t)grid_clamp(world->x[i] / cell, g->cols);
+        g->items[g->start[c]++] = (uint32_t)i;
+    }
+    for (size_t c = cells; c > 0; c--)
+        g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    return true;
+}
+
+size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, double vy,
+                         double r, int64_t ignore_id, double max_time, double *xs, double *ys,
+                         size_t max_points, bp_ray_hit *hit, bool *hit_found)
+{
+    const bp_params *p = &world->params;
+    *hit_found = false;
+    if (max_points < 2)
+        return 0;
+    double r_max = 0.0;
+    for (size_t i = 0; i < world->count; i++)
+        r_max = world->r[i] > r_max ? world->r[i] : r_max;
+    ball_grid grid = {0};
+    double reach = r + r_max;
+    bool have_grid = grid_build(&grid, world, 2.0 * reach > 16.0 ? 2.0 * reach : 16.0);
+    double dt = 1.0 / p->hz, damping = exp(-p->drag * dt);
+    size_t n = 0;
+    xs[n] = x;
+    ys[n++] = y;
+    for (double t = 0.0; t < max_time && n < max_points; t += dt) {
+        vy += p->gravity * dt;
+        vx *= damping;
+        vy *= damping;
+        double dx = vx * dt, dy = vy * dt, len = sqrt(dx * dx + dy * dy);
+        if (!(len > 0.0))
+            continue;
+        double ux = dx / len, uy = dy / len;
+        bool found = false;
+        bp_ray_hit best;
+        if (have_grid) {
+            double inv = 1.0 / grid.cell;
+            int c0 = grid_clamp((fmin(x, x + dx) - reach) * inv, grid.cols);
+            int c1 = grid_clamp((fmax(x, x + dx) + reach) * inv, grid.cols);
+            int r0 = grid_clamp((fmin(y, y + dy) - reach) * inv, grid.rows);
+            int r1 = grid_clamp((fmax(y, y + dy) + reach) * inv, grid.rows);
+            for (int cy = r0; cy <= r1; cy++)
+                for (int cx = c0; cx <= c1; cx++) {
+                    size_t c = (size_t)cy * (size_t)grid.cols + (size_t)cx;
+                    for (uint32_t k = grid.start[c]; k < grid.start[c + 1]; k++)
+                        consider_ball(world, grid.items[k], x, y, ux, uy, len, r, ignore_id,
+                                      &best, &found);
+                }
+        } else {
+            for (size_t i = 0; i < world->count; i++)
+                consider_ball(world, i, x, y, ux, uy, len, r, ignore_id, &best, &found);
+        }
+        nearest_static(world, x, y, ux, uy, len, r, &best, &found);
+        if (found) {
+            xs[n] = best.x;
+            ys[n++] = best.y;
+            *hit = best;
+            *hit_found = true;
+            break;
+        }
+        x += dx;
+        y += dy;
+        xs[n] = x;
+        ys[n++] = y;
+    }
+    free(grid.start);
+    free(grid.items);
+    return n;
+}

@@ -1,0 +1,63 @@
+/* Ray casts against the world's balls, walls and arena sides, and the aim
+ * preview built on them: the path a thrown ball would fly, cut at the first
+ * thing it would hit. */
+#ifndef BP_RAYCAST_H
+#define BP_RAYCAST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "world.h"
+
+/* What a ray hit. */
+typedef enum bp_hit_kind { BP_HIT_BALL, BP_HIT_WALL, BP_HIT_ARENA } bp_hit_kind;
+
+/* One shape a ray enters. For a ball the id is its stable id, for a wall its
+ * index in world->walls, for the arena the side (BP_SIDE_* of walls.h:
+ * 0 top, 1 right, 2 bottom, 3 left). */
+typedef struct bp_ray_hit {
+    bp_hit_kind kind;
+    uint32_t id;
+    double dist;   /* along the normalised direction, px */
+    double x, y;   /* where the ray (for a swept circle: its centre) is then, px */
+    double nx, ny; /* outward unit normal of the surface entered */
+} bp_ray_hit;
+
+/* "ball", "wall" or "arena". */
+const char *bp_hit_kind_name(bp_hit_kind kind);
+
+/* Casts a ray from (ox,oy) along (dx,dy) (any nonzero length) for up to
+ * max_dist px, or to the nearest arena side it reaches (nothing lies beyond),
+ * and collects every ball, wall and side it enters, at the entry point,
+ * nearest first (ties: balls, walls, sides, then by id). A ray
+ * that starts inside a ball or wall reports it at distance 0 with the
+ * normal against the ray. Writes at most max_hits and returns how many there
+ * are in all, or SIZE_MAX when memory runs out. */
+size_t bp_raycast(const bp_world *world, double ox, double oy, double dx, double dy,
+                  double max_dist, bp_ray_hit *hits, size_t max_hits);
+
+/* The --raycast report: casts ray = {x, y, dx, dy} without a length limit
+ * and prints one line per hit, `hit kind=K id=N dist=D x=X y=Y nx=NX
+ * ny=NY`, nearest first. 0, or 1 when memory runs out or the write fails. */
+int bp_raycast_report(const bp_world *world, const double ray[4], FILE *out);
+
+/* The nearest hit of a circle of radius rr px swept from (ox,oy) along
+ * (dx,dy) for up to max_dist px (rr = 0: a plain ray), ignoring the ball
+ * with id ignore_id (-1: none). false when it hits nothing. */
+bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, double dy,
+                      double max_dist, double rr, int64_t ignore_id, bp_ray_hit *hit);
+
+/* The flight of a ball of radius r px thrown from (x,y) at (vx,vy) px/s,
+ * stepped exactly as the physics step moves a free ball (gravity, drag, at
+ * the world's hz) for up to max_time s, cut at the first ball (other than
+ * ignore_id), wall or side it would touch, found by sweeping the ball along
+ * each step's segment. Writes the centre positions, the throw point first
+ * and the point of impact last, into xs/ys (at most max_points, >= 2) and
+ * returns their number; *hit and *hit_found tell what ends the flight. */
+size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, double vy,
+                         double r, int64_t ignore_id, double max_time, double *xs, double *ys,
+                         size_t max_points, bp_ray_hit *hit, bool *hit_found);
+
+#endif

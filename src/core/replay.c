@@ -1,0 +1,330 @@
+#include "replay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numparse.h"
+#include "params.h"
+
+#define BP_INPUT_HEADER "ballpit-input 1"
+/* Coordinates and speeds beyond this are not anything a cursor produced. */
+#define BP_INPUT_MAX_ABS 1e9
+
+static const char *const kind_names[] = {
+    [BP_INPUT_GRAB] = "grab",   [BP_INPUT_MOVE] = "move",     [BP_INPUT_RELEASE] = "release",
+    [BP_INPUT_PAUSE] = "pause", [BP_INPUT_RESUME] = "resume", [BP_INPUT_RESET] = "reset",
+    [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
+    [BP_INPUT_WALL] = "wall",
+};
+/* Numeric arguments of each kind (set has a name first, then one). */
+static const int kind_args[] = {
+    [BP_INPUT_GRAB] = 2,  [BP_INPUT_MOVE] = 2,   [BP_INPUT_RELEASE] = 2, [BP_INPUT_PAUSE] = 0,
+    [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
+    [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,
+};
+#define BP_INPUT_KINDS (sizeof kind_names / sizeof kind_names[0])
+
+static const char *const param_names[] = {
+    [BP_PARAM_GRAVITY] = "gravity",
+    [BP_PARAM_RESTITUTION] = "restitution",
+    [BP_PARAM_FRICTION] = "friction",
+    [BP_PARAM_DRAG] = "drag",
+};
+#define BP_INPUT_PARAMS (sizeof param_names / sizeof param_names[0])
+
+const char *bp_input_kind_name(bp_input_kind kind)
+{
+    return (size_t)kind < BP_INPUT_KINDS ? kind_names[kind] : "?";
+}
+
+const char *bp_input_param_name(bp_input_param param)
+{
+    return (size_t)param < BP_INPUT_PARAMS ? param_names[param] : "?";
+}
+
+bool bp_input_writer_open(bp_input_writer *w, const char *path, char *err, size_t err_size)
+{
+    *w = (bp_input_writer){0};
+    w->path = malloc(strlen(path) + 1);
+    if (!w->path) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return false;
+    }
+    strcpy(w->path, path);
+    w->out = fopen(path, "w");
+    if (!w->out || fprintf(w->out, "%s\n", BP_INPUT_HEADER) < 0 || fflush(w->out) != 0) {
+        snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+        if (w->out)
+            fclose(w->out);
+        free(w->path);
+        *w = (bp_input_writer){0};
+        return false;
+    }
+    return true;
+}
+
+bool bp_input_writer_put(bp_input_writer *w, const bp_input *in, char *err, size_t err_size)
+{
+    if (!w->out)
+        return true;
+    int n = fprintf(w->out, "%llu %s", (unsigned long long)in->step, bp_input_kind_name(in->kind));
+    if (n >= 0 && in->kind == BP_INPUT_SET)
+        n = fprintf(w->out, " %s", bp_input_param_name(in->param));
+    for (int k = 0; n >= 0 && k < kind_args[in->kind]; k++)
+        n = fprintf(w->out, " %.17g", in->v[k]);
+    if (n < 0 || fputc('\n', w->out) == EOF || fflush(w->out) != 0) {
+        snprintf(err, err_size, "%s: write failed: %s", w->path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool bp_input_writer_close(bp_input_writer *w, uint64_t end_step, char *err, size_t err_size)
+{
+    if (!w->out)
+        return true;
+    bool ok = fprintf(w->out, "end %llu\n", (unsigned long long)end_step) >= 0;
+    ok = !ferror(w->out) && ok;
+    if (fclose(w->out) != 0 || !ok) {
+        snprintf(err, err_size, "%s: write failed: %s", w->path, strerror(errno));
+        ok = false;
+    }
+    free(w->path);
+    *w = (bp_input_writer){0};
+    return ok;
+}
+
+static int fail(char *err, size_t err_size, const char *name, int line, const char *why,
+                const char *what)
+{
+    if (what)
+        snprintf(err, err_size, "%s:%d: %s '%s'", name, line, why, what);
+    else
+        snprintf(err, err_size, "%s:%d: %s", name, line, why);
+    return 2;
+}
+
+/* Splits a line (comment already cut) into at most max tokens; returns how
+ * many there were, max + 1 meaning too many. */
+static int split(char *line, char **tokens, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (!*p)
+            return n;
+        if (n == max)
+            return max + 1;
+        tokens[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+}
+
+static bool push(bp_replay *rp, const bp_input *in)
+{
+    if (rp->count == rp->capacity) {
+        size_t capacity = rp->capacity ? rp->capacity * 2 : 256;
+        bp_input *grown = realloc(rp->inputs, capacity * sizeof *grown);
+        if (!grown)
+            return false;
+        rp->inputs = grown;
+        rp->capacity = capacity;
+    }
+    rp->inputs[rp->count++] = *in;
+    return true;
+}
+
+/* Range checks that do not depend on the world. NULL when fine. */
+static const char *check_input(const bp_input *in)
+{
+    int n = kind_args[in->kind];
+    if (in->kind != BP_INPUT_SET)
+        for (int k = 0; k < n; k++)
+            if (fabs(in->v[k]) > BP_INPUT_MAX_ABS)
+                return "number out of range";
+    if (in->kind == BP_INPUT_SPAWN && !(in->v[2] >= 0.5 && in->v[2] <= 10000.0))
+        return "spawn radius must lie in 0.5..10000 px";
+    if (in->kind == BP_INPUT_WALL && !(in->v[4] >= 0.0 && in->v[4] <= 10000.0))
+        return "wall radius must lie in 0..10000 px";
+    if (in->kind == BP_INPUT_SET) {
+        bp_params p = bp_params_default();
+        double *field[] = {&p.gravity, &p.restitution, &p.friction, &p.drag};
+        *field[in->param] = in->v[0];
+        return bp_params_check(&p);
+    }
+    return NULL;
+}
+
+/* Parses one statement (tokens of a non-blank line). */
+static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, int line,
+                           bool *ended, char *err, size_t err_size)
+{
+    uint64_t last_step = rp->count ? rp->inputs[rp->count - 1].step : 0;
+    if (*ended)
+        return fail(err, err_size, name, line, "input after the end line", NULL);
+    if (strcmp(tok[0], "end") == 0) {
+        if (n != 2)
+            return fail(err, err_size, name, line, "expected 'end STEP'", NULL);
+        if (!bp_parse_u64(tok[1], UINT64_MAX, &rp->end_step))
+            return fail(err, err_size, name, line, "bad step count", tok[1]);
+        if (rp->end_step < last_step)
+            return fail(err, err_size, name, line, "end comes before the last input", NULL);
+        *ended = true;
+        return 0;
+    }
+    bp_input in = {.line = line};
+    if (!bp_parse_u64(tok[0], UINT64_MAX, &in.step))
+        return fail(err, err_size, name, line, "expected a step number, got", tok[0]);
+    if (in.step < last_step)
+        return fail(err, err_size, name, line, "step goes backwards", tok[0]);
+    if (n < 2)
+        return fail(err, err_size, name, line, "missing the input kind", NULL);
+    size_t kind = 0;
+    while (kind < BP_INPUT_KINDS && strcmp(tok[1], kind_names[kind]) != 0)
+        kind++;
+    if (kind == BP_INPUT_KINDS)
+        return fail(err, err_size, name, line, "unknown input", tok[1]);
+    in.kind = (bp_input_kind)kind;
+    int first = 2;
+    if (in.kind == BP_INPUT_SET) {
+        if (n < 3)
+            return fail(err, err_size, name, line, "set needs a parameter name", NULL);
+        size_t p = 0;
+        while (p < BP_INPUT_PARAMS && strcmp(tok[2], param_names[p]) != 0)
+            p++;
+        if (p == BP_INPUT_PARAMS)
+            return fail(err, err_size, name, line, "unknown parameter", tok[2]);
+        in.param = (bp_input_param)p;
+        first = 3;
+    }
+    int want = kind_args[in.kind];
+    if (n - first != want) {
+        char why[96];
+        snprintf(why, sizeof why, "%s takes %d number%s, got %d", kind_names[in.kind], want,
+                 want == 1 ? "" : "s", n - first);
+        return fail(err, err_size, name, line, why, NULL);
+    }
+    for (int k = 0; k < want; k++)
+        if (!bp_parse_double(tok[first + k], &in.v[k]))
+            return fail(err, err_size, name, line, "not a finite number", tok[first + k]);
+    const char *why = check_input(&in);
+    if (why)
+        return fail(err, err_size, name, line, why, NULL);
+    return push(rp, &in) ? 0 : 1;
+}
+
+int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t len, char *err,
+                    size_t err_size)
+{
+    *rp = (bp_replay){0};
+    bool ended = false;
+    int line = 0;
+    size_t pos = 0;
+    char buf[512];
+    while (pos < len) {
+        line++;
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+        int status = 0;
+        if (!nl)
+            status = fail(err, err_size, name, line, "truncated: the last line has no newline",
+                          NULL);
+        else if (n >= sizeof buf)
+            status = fail(err, err_size, name, line, "line too long", NULL);
+        else if (memchr(text + pos, '\0', n))
+            status = fail(err, err_size, name, line, "not a text file", NULL);
+        if (status) {
+            bp_replay_free(rp);
+            return status;
+        }
+        memcpy(buf, text + pos, n);
+        buf[n] = '\0';
+        pos += n + 1;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *tok[8];
+        int count = split(buf, tok, 8);
+        if (line == 1) {
+            if (count != 2 || strcmp(tok[0], "ballpit-input") != 0 || strcmp(tok[1], "1") != 0)
+                status = fail(err, err_size, name, line,
+                              "not an input recording (expected '" BP_INPUT_HEADER "')", NULL);
+        } else if (count > 0) {
+            status = parse_statement(rp, tok, count, name, line, &ended, err, err_size);
+        }
+        if (status) {
+            if (status == 1)
+                snprintf(err, err_size, "%s:%d: out of memory", name, line);
+            bp_replay_free(rp);
+            return status;
+        }
+    }
+    if (line == 0 || !ended) {
+        fail(err, err_size, name, line + 1,
+             line == 0 ? "empty file, not an input recording"
+                       : "truncated: the recording has no 'end' line",
+             NULL);
+        bp_replay_free(rp);
+        return 2;
+    }
+    return 0;
+}
+
+int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size)
+{
+    *rp = (bp_replay){0};
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        return 2;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        len += fread(text + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        char *grown = cap < ((size_t)1 << 30) ? realloc(text, cap * 2) : NULL;
+        if (!grown) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = grown;
+        cap *= 2;
+    }
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (!text) {
+        snprintf(err, err_size, "%s: out of memory (or larger than 1 GiB)", path);
+        return 1;
+    }
+    if (read_error) {
+        snprintf(err, err_size, "%s: read error", path);
+        free(text);
+        return 2;
+    }
+    int status = bp_replay_parse(rp, path, text, len, err, err_size);
+    free(text);
+    return status;
+}
+
+void bp_replay_free(bp_replay *rp)
+{
+    free(rp->inputs);
+    *rp = (bp_replay){0};
+}
+
+const bp_input *bp_replay_next(bp_replay *rp, uint64_t step)
+{
+    if (rp->next < rp->count && rp->inputs[rp->next].step <= step)
+        return &rp->inputs[rp->next++];
+    return NULL;
+}

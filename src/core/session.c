@@ -1,0 +1,213 @@
+#include "session.h"
+
+#include <stdio.h>
+
+#include "query.h"
+#include "setup.h"
+
+void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts)
+{
+    *s = (bp_session){.world = world, .opts = opts, .held = -1};
+}
+
+void bp_session_clamp(const bp_world *world, double r, double *x, double *y)
+{
+    double w = world->params.width, h = world->params.height;
+    double lo_x = r, hi_x = w - r, lo_y = r, hi_y = h - r;
+    /* As the arena does with a ball too big for it: centred on that axis. */
+    if (lo_x > hi_x)
+        lo_x = hi_x = 0.5 * w;
+    if (lo_y > hi_y)
+        lo_y = hi_y = 0.5 * h;
+    *x = *x < lo_x ? lo_x : *x > hi_x ? hi_x : *x;
+    *y = *y < lo_y ? lo_y : *y > hi_y ? hi_y : *y;
+}
+
+static int64_t held_index(bp_session *s)
+{
+    if (s->held < 0)
+        return -1;
+    int64_t i = bp_world_index_of(s->world, (uint32_t)s->held);
+    if (i < 0)
+        s->held = -1;
+    return i;
+}
+
+static void grab(bp_session *s, double cx, double cy)
+{
+    bp_world *w = s->world;
+    int64_t i = held_index(s);
+    if (i >= 0)
+        bp_world_set_held(w, (uint32_t)s->held, false);
+    s->held = bp_query_point(w, cx, cy);
+    i = held_index(s);
+    if (i < 0)
+        return;
+    bp_world_set_held(w, (uint32_t)s->held, true);
+    s->grab_dx = w->x[i] - cx;
+    s->grab_dy = w->y[i] - cy;
+    s->target_x = w->x[i];
+    s->target_y = w->y[i];
+    w->vx[i] = 0.0;
+    w->vy[i] = 0.0;
+}
+
+static void move(bp_session *s, double cx, double cy)
+{
+    bp_world *w = s->world;
+    int64_t i = held_index(s);
+    if (i < 0)
+        return;
+    double x = cx + s->grab_dx, y = cy + s->grab_dy;
+    bp_session_clamp(w, w->r[i], &x, &y);
+    s->target_x = x;
+    s->target_y = y;
+    if (s->paused) {
+        w->x[i] = x;
+        w->y[i] = y;
+        w->vx[i] = 0.0;
+        w->vy[i] = 0.0;
+        s->jumped = true;
+    }
+}
+
+static void release(bp_session *s, double vx, double vy)
+{
+    bp_world *w = s->world;
+    int64_t i = held_index(s);
+    if (i < 0)
+        return;
+    bp_world_set_held(w, (uint32_t)s->held, false);
+    w->vx[i] = vx;
+    w->vy[i] = vy;
+    s->held = -1;
+}
+
+/* Swaps in a world rebuilt from the options: exactly the initial state,
+ * walls included, with a fresh solver. */
+static int reset(bp_session *s, char *err, size_t err_size)
+{
+    int status = 0;
+    char why[512];
+    bp_world *fresh = bp_setup_world(s->opts, &status, why, sizeof why);
+    if (!fresh) {
+        snprintf(err, err_size, "reset: %s", why);
+        return 1;
+    }
+    bp_world old = *s->world;
+    *s->world = *fresh;
+    *fresh = old;
+    bp_world_destroy(fresh);
+    s->held = -1;
+    s->jumped = true;
+    return 0;
+}
+
+static int spawn(bp_session *s, double x, double y, double r, char *err, size_t err_size)
+{
+    bp_session_clamp(s->world, r, &x, &y);
+    if (bp_world_add_ball(s->world, x, y, 0.0, 0.0, r, 0.0) < 0) {
+        snprintf(err, err_size, "spawn: out of memory");
+        return 1;
+    }
+    s->jumped = true;
+    return 0;
+}
+
+static void delete_at(bp_session *s, double x, double y)
+{
+    int64_t id = bp_query_point(s->world, x, y);
+    if (id < 0)
+        return;
+    if (id == s->held)
+        s->held = -1;
+    bp_world_remove_ball(s->world, (uint32_t)id);
+    s->jumped = true;
+}
+
+static void set_param(bp_session *s, bp_input_param param, double value)
+{
+    bp_params *p = &s->world->params;
+    if (param == BP_PARAM_GRAVITY)
+        p->gravity = value;
+    else if (param == BP_PARAM_RESTITUTION)
+        p->restitution = value;
+    else if (param == BP_PARAM_FRICTION)
+        p->friction = value;
+    else
+        p->drag = value;
+}
+
+int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
+{
+    in->step = s->tick;
+    const double *v = in->v;
+    int status = 0;
+    switch (in->kind) {
+    case BP_INPUT_GRAB:
+        grab(s, v[0], v[1]);
+        break;
+    case BP_INPUT_MOVE:
+        move(s, v[0], v[1]);
+        break;
+    case BP_INPUT_RELEASE:
+        release(s, v[0], v[1]);
+        break;
+    case BP_INPUT_PAUSE:
+        s->paused = true;
+        break;
+    case BP_INPUT_RESUME:
+        s->paused = false;
+        break;
+    case BP_INPUT_RESET:
+        status = reset(s, err, err_size);
+        break;
+    case BP_INPUT_SPAWN:
+        status = spawn(s, v[0], v[1], v[2], err, err_size);
+        break;
+    case BP_INPUT_DELETE:
+        delete_at(s, v[0], v[1]);
+        break;
+    case BP_INPUT_SET:
+        set_param(s, in->param, v[0]);
+        break;
+    case BP_INPUT_WALL:
+        if (!bp_world_add_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
+            snprintf(err, err_size, "wall: out of memory");
+            status = 1;
+        }
+        break;
+    }
+    if (status == 0 && s->writer && !bp_input_writer_put(s->writer, in, err, err_size))
+        status = 1;
+    return status;
+}
+
+bool bp_session_step(bp_session *s, char *err, size_t err_size)
+{
+    bp_world *w = s->world;
+    int64_t i = held_index(s);
+    if (i >= 0) {
+        double dt = 1.0 / w->params.hz;
+        w->vx[i] = (s->target_x - w->x[i]) / dt;
+        w->vy[i] = (s->target_y - w->y[i]) / dt;
+    }
+    if (!bp_world_step(w)) {
+        snprintf(err, err_size, "out of memory at step %llu", (unsigned long long)s->tick + 1);
+        return false;
+    }
+    s->tick++;
+    return true;
+}
+
+int bp_session_feed(bp_session *s, bp_replay *rp, char *err, size_t err_size)
+{
+    const bp_input *next;
+    while ((next = bp_replay_next(rp, s->tick)) != NULL) {
+        bp_input in = *next;
+        int status = bp_session_apply(s, &in, err, err_size);
+        if (status)
+            return status;
+    }
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* A simulation driven by inputs: the world, the ball the user holds, and the
+ * rules by which inputs change them. The window and the headless replay both
+ * go through here, so that the same inputs at the same steps give the same
+ * world bit for bit.
+ *
+ * Inputs act only between steps. A held ball is kinematic: before each step
+ * its velocity is set to carry it to the target in exactly one step, so it
+ * follows the cursor and, having infinite mass, shoves the others aside.
+ * While paused, moves place the held ball directly at the target. */
+#ifndef BP_SESSION_H
+#define BP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "replay.h"
+#include "world.h"
+
+typedef struct bp_session {
+    bp_world *world;           /* not owned; reset swaps its contents */
+    const bp_options *opts;    /* what reset rebuilds the initial world from */
+    uint64_t tick;             /* steps taken since the start, across resets */
+    int64_t held;              /* id of the held ball, or -1 */
+    double grab_dx, grab_dy;   /* held ball's centre minus the cursor, px */
+    double target_x, target_y; /* where the held ball's centre goes next, px */
+    bool paused;               /* moves place rather than drag */
+    bool jumped;               /* balls moved outside a step (a viewer should not
+                                * interpolate); the viewer clears it */
+    bp_input_writer *writer;   /* every applied input is recorded here, if set */
+} bp_session;
+
+/* Starts a session on a world freshly built from opts by bp_setup_world. */
+void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts);
+
+/* Applies one input now, stamping it with the current tick, and records it.
+ * Returns 0, or 1 with a message on a runtime failure (memory, writing the
+ * recording, rebuilding the world for a reset). */
+int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size);
+
+/* One physics step (held ball first). false with a message on failure. */
+bool bp_session_step(bp_session *s, char *err, size_t err_size);
+
+/* Applies every input of the replay due at the current tick. Returns as
+ * bp_session_apply. */
+int bp_session_feed(bp_session *s, bp_replay *rp, char *err, size_t err_size);
+
+/* Where a ball of radius r centred at (x, y) must go to lie inside the arena. */
+void bp_session_clamp(const bp_world *world, double r, double *x, double *y);
+
+#endif

@@ -1,0 +1,514 @@
+/* Fast-ball sweep.
+ *
+ * Each ball has a time within the step, as a fraction in [0, 1]: the fast
+ * ones start at 0 (held back), everyone else is already at 1. A position at
+ * any other time is extrapolated along the ball's velocity, backwards too,
+ * which for a slow ball is at most half its radius off its real path.
+ *
+ * A queue takes the fast balls one at a time. For the ball at the head, the
+ * earliest ball it would touch while approaching fast is found (a quadratic
+ * in the relative motion); the ball moves there with its wall sweep (a wall
+ * on the way ends that and the search starts again from the wall), the
+ * partner is brought to the same time, the collision law of collide.h acts,
+ * and both go on from there: the partner joins the queue, since whatever it
+ * does next happens after the impact. Pairs closing slower than half their
+ * summed radii per step are left to the solver, so the sweep never changes
+ * how slow crowds behave.
+ *
+ * Candidates come from a coarse grid that holds only what is near a fast
+ * path: cells along each fast path are marked, one pass puts every ball in a
+ * marked cell into it, and a path that leaves the marked cells (a ball sent
+ * off by an impact) marks more and repeats that pass. Every fast ball is
+ * also entered in the cells along its path, so two fast balls find each
+ * other wherever they cross. */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "collide.h"
+
+/* Searches for the next impact per queued ball before it just moves on. */
+#define BP_SWEEP_EVENTS 16
+/* Passes that extend the grid before it takes every ball at once. */
+#define BP_SWEEP_EXTENDS 8
+
+enum { IN_QUEUE = 1u, IN_GRID = 2u };
+
+struct bp_sweep {
+    size_t capacity;  /* per-ball arrays */
+    uint32_t *stamp;  /* == step_stamp: time[] and state[] are this step's */
+    double *time;     /* fraction of the step reached */
+    uint8_t *state;   /* IN_* */
+    uint32_t step_stamp;
+
+    uint32_t *queue;
+    size_t queue_head, queue_count, queue_capacity;
+
+    double cell, dt, r_max, reach;
+    int cols, rows;
+    size_t cells, cells_capacity;
+    int32_t *head;        /* first node of a cell, -1 when empty */
+    uint8_t *mark;
+    uint32_t *cell_stamp; /* == query_stamp: visited by the current walk */
+    uint32_t query_stamp;
+    uint32_t *touched;    /* cells to reset after the step */
+    size_t touched_count, touched_capacity;
+    int32_t *next;
+    uint32_t *node_ball;
+    size_t node_count, next_capacity, ball_capacity;
+    int extends;
+    size_t events_left; /* impacts still allowed this step, so that it ends */
+    bool everything; /* every ball is in the grid */
+    bool failed;
+};
+
+void bp_sweep_destroy(bp_sweep *sw)
+{
+    if (!sw)
+        return;
+    free(sw->stamp);
+    free(sw->time);
+    free(sw->state);
+    free(sw->queue);
+    free(sw->head);
+    free(sw->mark);
+    free(sw->cell_stamp);
+    free(sw->touched);
+    free(sw->next);
+    free(sw->node_ball);
+    free(sw);
+}
+
+static bool grow(void **array, size_t *capacity, size_t wanted, size_t size)
+{
+    if (wanted <= *capacity)
+        return true;
+    size_t n = *capacity ? *capacity : 64;
+    while (n < wanted)
+        n *= 2;
+    void *p = realloc(*array, n * size);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = n;
+    return true;
+}
+
+bool bp_sweep_reserve(bp_world *world)
+{
+    if (!world->sweep) {
+        world->sweep = calloc(1, sizeof(bp_sweep));
+        if (!world->sweep)
+            return false;
+    }
+    bp_sweep *sw = world->sweep;
+    size_t n = world->count;
+    if (n <= sw->capacity)
+        return true;
+    size_t c1 = sw->capacity, c2 = c1, c3 = c1;
+    if (!grow((void **)&sw->stamp, &c1, n, sizeof(uint32_t)) ||
+        !grow((void **)&sw->time, &c2, n, sizeof(double)) ||
+        !grow((void **)&sw->state, &c3, n, sizeof(uint8_t)))
+        return false;
+    /* New slots must not look stamped. */
+    memset(sw->stamp + sw->capacity, 0, (c1 - sw->capacity) * sizeof(uint32_t));
+    sw->capacity = c1;
+    return true;
+}
+
+void bp_sweep_begin(bp_world *world)
+{
+    bp_sweep *sw = world->sweep;
+    if (++sw->step_stamp == 0) {
+        memset(sw->stamp, 0, sw->capacity * sizeof(uint32_t));
+        sw->step_stamp = 1;
+    }
+    sw->queue_head = sw->queue_count = 0;
+    sw->failed = false;
+}
+
+static void touch(bp_sweep *sw, size_t i, double t)
+{
+    if (sw->stamp[i] != sw->step_stamp) {
+        sw->stamp[i] = sw->step_stamp;
+        sw->state[i] = 0;
+    }
+    sw->time[i] = t;
+}
+
+static double time_of(const bp_sweep *sw, size_t i)
+{
+    return sw->stamp[i] == sw->step_stamp ? sw->time[i] : 1.0;
+}
+
+static uint8_t state_of(const bp_sweep *sw, size_t i)
+{
+    return sw->stamp[i] == sw->step_stamp ? sw->state[i] : 0;
+}
+
+static void enqueue(bp_sweep *sw, size_t i)
+{
+    if (sw->state[i] & IN_QUEUE)
+        return;
+    if (!grow((void **)&sw->queue, &sw->queue_capacity, sw->queue_count + 1, sizeof(uint32_t))) {
+        sw->failed = true;
+        return;
+    }
+    sw->queue[sw->queue_count++] = (uint32_t)i;
+    sw->state[i] |= IN_QUEUE;
+}
+
+void bp_sweep_add(bp_world *world, size_t i)
+{
+    bp_sweep *sw = world->sweep;
+    touch(sw, i, 0.0);
+    enqueue(sw, i);
+}
+
+static int cell_of(double v, double inv, int n)
+{
+    double c = v * inv;
+    if (!(c >= 0.0))
+        return 0;
+    if (c >= (double)(n - 1))
+        return n - 1;
+    return (int)c;
+}
+
+static bool layout(bp_sweep *sw, const bp_world *world)
+{
+    double w = world->params.width, h = world->params.height;
+    double cell = 2.0 * sw->r_max > 4.0 ? 2.0 * sw->r_max : 4.0;
+    double max_cells = world->count * 4.0 > 4096.0 ? world->count * 4.0 : 4096.0;
+    if ((w / cell) * (h / cell) > max_cells)
+        cell = sqrt(w * h / max_cells);
+    int cols = (int)ceil(w / cell), rows = (int)ceil(h / cell);
+    cols = cols < 1 ? 1 : cols;
+    rows = rows < 1 ? 1 : rows;
+    size_t cells = (size_t)cols * (size_t)rows;
+    if (cells > sw->cells_capacity) {
+        size_t c1 = sw->cells_capacity, c2 = c1, c3 = c1;
+        if (!grow((void **)&sw->head, &c1, cells, sizeof(int32_t)) ||
+            !grow((void **)&sw->mark, &c2, cells, sizeof(uint8_t)) ||
+            !grow((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)))
+            return false;
+        sw->cells_capacity = c1;
+    }
+    if (cells != sw->cells || cols != sw->cols) {
+        for (size_t c = 0; c < cells; c++)
+            sw->head[c] = -1;
+        memset(sw->mark, 0, cells);
+        memset(sw->cell_stamp, 0, cells * sizeof(uint32_t));
+        sw->query_stamp = 0;
+    }
+    sw->cell = cell;
+    sw->cols = cols;
+    sw->rows = rows;
+    sw->cells = cells;
+    sw->node_count = 0;
+    sw->touched_count = 0;
+    sw->extends = 0;
+    sw->everything = false;
+    return true;
+}
+
+static void finish_grid(bp_sweep *sw)
+{
+    for (size_t k = 0; k < sw->touched_count; k++) {
+        sw->head[sw->touched[k]] = -1;
+        sw->mark[sw->touched[k]] = 0;
+    }
+    sw->touched_count = 0;
+}
+
+static void note_cell(bp_sweep *sw, size_t c)
+{
+    if (sw->mark[c] || sw->head[c] >= 0)
+        return;
+    if (!grow((void **)&sw->touched, &sw->touched_capacity, sw->touched_count + 1,
+              sizeof(uint32_t))) {
+        sw->failed = true;
+        return;
+    }
+    sw->touched[sw->touched_count++] = (uint32_t)c;
+}
+
+static void insert(bp_sweep *sw, size_t c, size_t ball)
+{
+    if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
+        return;
+    if (!grow((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
+        !grow((void **)&sw->node_ball, &sw->ball_capacity, sw->node_count + 1,
+              sizeof(uint32_t))) {
+        sw->failed = true;
+        return;
+    }
+    note_cell(sw, c);
+    int32_t node = (int32_t)sw->node_count++;
+    sw->node_ball[node] = (uint32_t)ball;
+    sw->next[node] = sw->head[c];
+    sw->head[c] = node;
+}
+
+typedef void (*cell_visitor)(bp_sweep *sw, size_t c, void *ctx);
+
+/* Visits each cell within grow_px of the path from (x,y) by (dx,dy) once:
+ * samples along the path a cell apart, a block of cells around each. */
+static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double grow_px,
+                 cell_visitor visit, void *ctx)
+{
+    double len = sqrt(dx * dx + dy * dy);
+    double inv = 1.0 / sw->cell;
+    double n = len * inv + 1.0;
+    size_t samples = n < (double)sw->cells ? (size_t)n : sw->cells;
+    int spread = (int)ceil(grow_px * inv) + 1;
+    if (++sw->query_stamp == 0) {
+        memset(sw->cell_stamp, 0, sw->cells * sizeof(uint32_t));
+        sw->query_stamp = 1;
+    }
+    for (size_t k = 0; k <= samples; k++) {
+        double f = (double)k / (double)samples;
+        int cx = cell_of(x + f * dx, inv, sw->cols), cy = cell_of(y + f * dy, inv, sw->rows);
+        int x0 = cx - spread < 0 ? 0 : cx - spread;
+        int x1 = cx + spread >= sw->cols ? sw->cols - 1 : cx + spread;
+        int y0 = cy - spread < 0 ? 0 : cy - spread;
+        int y1 = cy + spread >= sw->rows ? sw->rows - 1 : cy + spread;
+        for (int gy = y0; gy <= y1; gy++)
+            for (int gx = x0; gx <= x1; gx++) {
+                size_t c = (size_t)gy * (size_t)sw->cols + (size_t)gx;
+                if (sw->cell_stamp[c] == sw->query_stamp)
+                    continue;
+                sw->cell_stamp[c] = sw->query_stamp;
+                visit(sw, c, ctx);
+            }
+    }
+}
+
+static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
+{
+    (void)ctx;
+    note_cell(sw, c);
+    sw->mark[c] = 1;
+}
+
+static void visit_insert(bp_sweep *sw, size_t c, void *ctx)
+{
+    insert(sw, c, *(const size_t *)ctx);
+}
+
+static void visit_check(bp_sweep *sw, size_t c, void *ctx)
+{
+    if (!sw->mark[c])
+        *(bool *)ctx = false;
+}
+
+/* Puts every ball that stands in a marked cell and is not in yet into the
+ * grid. */
+static void fill(bp_sweep *sw, const bp_world *world)
+{
+    double inv = 1.0 / sw->cell;
+    for (size_t j = 0; j < world->count; j++) {
+        size_t c = (size_t)cell_of(world->y[j], inv, sw->rows) * (size_t)sw->cols +
+                   (size_t)cell_of(world->x[j], inv, sw->cols);
+        if (!sw->mark[c] || (state_of(sw, j) & IN_GRID))
+            continue;
+        touch(sw, j, time_of(sw, j));
+        sw->state[j] |= IN_GRID;
+        insert(sw, c, j);
+    }
+}
+
+static void enter_path(bp_sweep *sw, const bp_world *world, size_t i)
+{
+    double left = (1.0 - time_of(sw, i)) * sw->dt;
+    walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
+         world->r[i] + sw->reach, visit_insert, &i);
+    sw->state[i] |= IN_GRID;
+}
+
+/* Marks the cells of ball i's remaining path and fills them if they were not
+ * all marked yet. */
+static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
+{
+    if (sw->everything)
+        return;
+    double left = (1.0 - time_of(sw, i)) * sw->dt;
+    double dx = world->vx[i] * left, dy = world->vy[i] * left;
+    double grow_px = world->r[i] + sw->reach;
+    bool all_marked = true;
+    walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_check, &all_marked);
+    if (all_marked)
+        return;
+    if (++sw->extends > BP_SWEEP_EXTENDS) {
+        for (size_t c = 0; c < sw->cells; c++) {
+            note_cell(sw, c);
+            sw->mark[c] = 1;
+        }
+        sw->everything = true;
+    } else {
+        walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
+    }
+    fill(sw, world);
+}
+
+/* Earliest time in [t0, 1] at which balls a (at time t0) and b close in to
+ * touching while approaching faster than half their summed radii per step;
+ * < 0 when they do not. */
+static double pair_toi(const bp_world *world, const bp_sweep *sw, size_t a, size_t b, double t0)
+{
+    double dt = sw->dt, span = 1.0 - t0;
+    double tb = time_of(sw, b);
+    if (tb > t0) {
+        /* Tracing b back is only safe for a short way: a fast ball that is
+         * already past t0 may have turned at a wall since. */
+        double back = (tb - t0) * dt, reach = BP_FAST_FRACTION * world->r[b];
+        if ((world->vx[b] * world->vx[b] + world->vy[b] * world->vy[b]) * back * back >
+            reach * reach)
+            return -1.0;
+    }
+    double bx = world->x[b] + world->vx[b] * (t0 - tb) * dt;
+    double by = world->y[b] + world->vy[b] * (t0 - tb) * dt;
+    double px = bx - world->x[a], py = by - world->y[a];
+    double wx = (world->vx[b] - world->vx[a]) * span * dt;
+    double wy = (world->vy[b] - world->vy[a]) * span * dt;
+    double R = world->r[a] + world->r[b];
+    double ww = wx * wx + wy * wy;
+    double slow = BP_FAST_FRACTION * R;
+    if (ww <= slow * slow)
+        return -1.0;
+    double bq = px * wx + py * wy;
+    double pp = px * px + py * py;
+    /* Closing along the line of centres; a pair that has just collided is
+     * level here up to rounding and must not be found again. */
+    if (!(bq < -1e-9 * sqrt(pp * ww)))
+        return -1.0;
+    double c = pp - R * R;
+    if (c <= 0.0) /* already overlapping: ours only if it closes fast */
+        return bq * bq > slow * slow * pp ? t0 : -1.0;
+    double disc = bq * bq - ww * c;
+    if (disc < 0.0)
+        return -1.0;
+    double u = c / (-bq + sqrt(disc));
+    return u <= 1.0 ? t0 + u * span : -1.0;
+}
+
+/* Moves ball i from its time to time t (never backwards through walls: a
+ * ball ahead of t is traced back along its velocity). Returns the time it
+ * reached, which is short of t when a wall stopped it (stop_at_wall). */
+static double bring_to(bp_world *world, bp_sweep *sw, size_t i, double t, bool stop_at_wall,
+                       double rest_speed)
+{
+    double ti = time_of(sw, i);
+    if (ti > t) {
+        world->x[i] -= world->vx[i] * (ti - t) * sw->dt;
+        world->y[i] -= world->vy[i] * (ti - t) * sw->dt;
+        touch(sw, i, t);
+        return t;
+    }
+    double left = bp_arena_move(world, i, (t - ti) * sw->dt, BP_MAX_IMPACTS, stop_at_wall,
+                                rest_speed);
+    double reached = stop_at_wall ? t - left / sw->dt : t;
+    touch(sw, i, reached);
+    return reached;
+}
+
+typedef struct search {
+    const bp_world *world;
+    size_t f, partner;
+    double t0, best;
+} search;
+
+static void visit_search(bp_sweep *sw, size_t c, void *ctx)
+{
+    search *q = ctx;
+    for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node]) {
+        size_t j = sw->node_ball[node];
+        if (j == q->f)
+            continue;
+        double s = pair_toi(q->world, sw, q->f, j, q->t0);
+        if (s >= 0.0 && s < q->best) {
+            q->best = s;
+            q->partner = j;
+        }
+    }
+}
+
+static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
+{
+    for (int event = 0; event < BP_SWEEP_EVENTS && sw->events_left > 0 && !sw->failed;
+         event++, sw->events_left--) {
+        double tf = time_of(sw, f);
+        if (tf >= 1.0)
+            return;
+        cover_path(sw, world, f);
+        enter_path(sw, world, f);
+        search q = {.world = world, .f = f, .t0 = tf, .best = 2.0};
+        double left = (1.0 - tf) * sw->dt;
+        walk(sw, world->x[f], world->y[f], world->vx[f] * left, world->vy[f] * left,
+             world->r[f] + sw->reach, visit_search, &q);
+        double best = q.best;
+        size_t partner = q.partner;
+        if (best > 1.0) {
+            double reached = bring_to(world, sw, f, 1.0, true, rest_speed);
+            if (reached >= 1.0)
+                return;
+            continue; /* a wall turned it: look again from there */
+        }
+        if (bring_to(world, sw, f, best, true, rest_speed) < best)
+            continue;
+        size_t j = partner;
+        bring_to(world, sw, j, best, false, rest_speed);
+        double dx = world->x[j] - world->x[f], dy = world->y[j] - world->y[f];
+        double d = sqrt(dx * dx + dy * dy);
+        double nx = d > 1e-12 ? dx / d : 1.0, ny = d > 1e-12 ? dy / d : 0.0;
+        bp_collide_balls(nx, ny, &world->vx[f], &world->vy[f], &world->vx[j], &world->vy[j],
+                         world->inv_mass[f], world->inv_mass[j], world->params.restitution,
+                         rest_speed);
+        enqueue(sw, j);
+        cover_path(sw, world, j);
+        enter_path(sw, world, j);
+    }
+    if (!sw->failed)
+        bring_to(world, sw, f, 1.0, false, rest_speed);
+}
+
+bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
+{
+    bp_sweep *sw = world->sweep;
+    sw->dt = dt;
+    sw->r_max = r_max;
+    /* A slow partner may be up to BP_FAST_FRACTION of its radius off the
+     * cell it was filed under. */
+    sw->reach = r_max * (1.0 + BP_FAST_FRACTION) + 1.0;
+    bool ok = layout(sw, world);
+    if (ok) {
+        for (size_t k = 0; k < sw->queue_count; k++) {
+            size_t i = sw->queue[k];
+            double left = sw->dt;
+            walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
+                 world->r[i] + sw->reach, visit_mark, NULL);
+        }
+        for (size_t k = 0; k < sw->queue_count; k++)
+            enter_path(sw, world, sw->queue[k]);
+        sw->events_left = 64 * sw->queue_count + 1024;
+        fill(sw, world);
+        while (sw->queue_head < sw->queue_count && !sw->failed) {
+            size_t f = sw->queue[sw->queue_head++];
+            sw->state[f] &= (uint8_t)~IN_QUEUE;
+            run_ball(world, sw, f, rest_speed);
+        }
+        ok = !sw->failed;
+    }
+    /* Whatever is still short of the end of the step (memory ran out) makes
+     * an ordinary move. */
+    for (size_t k = 0; k < sw->queue_count; k++) {
+        size_t i = sw->queue[k];
+        if (time_of(sw, i) < 1.0)
+            bring_to(world, sw, i, 1.0, false, rest_speed);
+    }
+    finish_grid(sw);
+    return ok;
+}

@@ -1,0 +1,42 @@
+/* Continuous collision for fast balls.
+ *
+ * The ball-ball solver only sees where balls end a step, so a ball that
+ * moves further than its radius in one step could end on the far side of
+ * another and be pushed on through it. Balls that fast are held back from
+ * the ordinary move and handed to this module, which finds their ball-ball
+ * times of impact along the step and plays the collisions in order; the slow
+ * majority never pays for it. */
+#ifndef BP_SWEEP_H
+#define BP_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "world.h"
+
+/* A ball moving more than this fraction of its radius in one step is fast.
+ * Two slower balls close at most half their summed radii per step: the
+ * solver then sees them overlap by at most half, never passed through. */
+#define BP_FAST_FRACTION 0.5
+
+void bp_sweep_destroy(bp_sweep *sw);
+
+/* Makes room for the world's balls before a step starts; false when memory
+ * runs out (nothing has changed then). */
+bool bp_sweep_reserve(bp_world *world);
+
+/* Starts a step's sweep: called before the first bp_sweep_add. */
+void bp_sweep_begin(bp_world *world);
+
+/* Holds ball i (fast, not yet moved this step) for bp_sweep_run. */
+void bp_sweep_add(bp_world *world, size_t i);
+
+/* Moves every held ball through the step of dt seconds, colliding it with
+ * the balls on its path (other balls have already moved: they are traced
+ * back along their velocity to the time of impact) and with walls, and
+ * moves the balls it hits through the rest of the step. r_max is the
+ * largest radius, px. false when memory runs out (the held balls then make
+ * an ordinary swept move). */
+bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed);
+
+#endif

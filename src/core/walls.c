@@ -1,0 +1,333 @@
+/* Static geometry.
+ *
+ * The swept test treats a capsule as the union of its face slab (the band
+ * within R = r_wall + r_ball of the core, between the ends) and the two end
+ * discs of radius R; the circle's centre first touches the capsule where it
+ * first enters one of those three, so the earliest of three simple tests is
+ * the time of impact. A zero-thickness wall is two-sided: the side a ball is
+ * on is the side its centre starts on, and since every move is swept, a
+ * centre never crosses the core. */
+#include "walls.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Motions into a surface slower than this (px over the whole move) count as
+ * sliding along it: after a contact the normal speed is zero only up to
+ * rounding, and such a contact must not be found again at once. */
+#define BP_APPROACH_EPS 1e-9
+
+bp_segment bp_segment_make(double ax, double ay, double bx, double by, double r)
+{
+    double dx = bx - ax, dy = by - ay;
+    double len = sqrt(dx * dx + dy * dy);
+    bp_segment g = {.ax = ax, .ay = ay, .bx = bx, .by = by, .len = len, .r = r};
+    if (len > 0.0) {
+        g.ux = dx / len;
+        g.uy = dy / len;
+    } else {
+        g.ux = 1.0;
+        g.uy = 0.0;
+    }
+    return g;
+}
+
+bp_segment bp_segment_side(int k, double w, double h)
+{
+    /* Ends reach past the corners so that a ball in a corner meets two faces,
+     * never a corner point. */
+    double ex = w + h, ey = w + h;
+    bp_segment g;
+    switch (k) {
+    case BP_SIDE_TOP:
+        g = bp_segment_make(-ex, 0.0, w + ex, 0.0, 0.0);
+        break;
+    case BP_SIDE_RIGHT:
+        g = bp_segment_make(w, -ey, w, h + ey, 0.0);
+        break;
+    case BP_SIDE_BOTTOM:
+        g = bp_segment_make(w + ex, h, -ex, h, 0.0);
+        break;
+    default:
+        g = bp_segment_make(0.0, h + ey, 0.0, -ey, 0.0);
+        break;
+    }
+    g.one_sided = true;
+    return g;
+}
+
+static bool sweep_cap(double ex, double ey, double dx, double dy, double R, double *s,
+                      double *nx, double *ny)
+{
+    /* |e + s d| = R with e the centre relative to the cap's centre. */
+    double b = ex * dx + ey * dy;
+    double e_len2 = ex * ex + ey * ey;
+    if (!(b < -BP_APPROACH_EPS * sqrt(e_len2)))
+        return false;
+    double c = e_len2 - R * R;
+    double t;
+    if (c <= 0.0) {
+        t = 0.0;
+    } else {
+        double a = dx * dx + dy * dy;
+        double disc = b * b - a * c;
+        if (disc < 0.0)
+            return false;
+        /* The smaller root, written without cancellation. */
+        t = c / (-b + sqrt(disc));
+        if (t > 1.0)
+            return false;
+    }
+    double cx = ex + t * dx, cy = ey + t * dy;
+    double len = sqrt(cx * cx + cy * cy);
+    if (len > 0.0) {
+        *nx = cx / len;
+        *ny = cy / len;
+    } else {
+        double d = sqrt(dx * dx + dy * dy);
+        *nx = -dx / d;
+        *ny = -dy / d;
+    }
+    *s = t;
+    return true;
+}
+
+bool bp_segment_sweep(const bp_segment *g, double px, double py, double dx, double dy, double rr,
+                      double *s, double *nx, double *ny)
+{
+    double R = g->r + rr;
+    double best = 2.0, bnx = 0.0, bny = 0.0;
+    double fx = -g->uy, fy = g->ux; /* face normal */
+    double rx = px - g->ax, ry = py - g->ay;
+    double h = rx * fx + ry * fy;
+    double dn = dx * fx + dy * fy;
+    /* A centre exactly on the core belongs to the side it comes from. */
+    double side = g->one_sided ? 1.0 : h > 0.0 ? 1.0 : h < 0.0 ? -1.0 : (dn > 0.0 ? -1.0 : 1.0);
+    double hs = h * side, dns = dn * side;
+    if (g->len > 0.0 && dns < -BP_APPROACH_EPS) {
+        double t = hs > R ? (hs - R) / -dns : 0.0;
+        if (t <= 1.0) {
+            double along = rx * g->ux + ry * g->uy + t * (dx * g->ux + dy * g->uy);
+            if (along >= 0.0 && along <= g->len) {
+                best = t;
+                bnx = fx * side;
+                bny = fy * side;
+            }
+        }
+    }
+    double t, cnx, cny;
+    if (sweep_cap(px - g->ax, py - g->ay, dx, dy, R, &t, &cnx, &cny) && t < best) {
+        best = t;
+        bnx = cnx;
+        bny = cny;
+    }
+    if (sweep_cap(px - g->bx, py - g->by, dx, dy, R, &t, &cnx, &cny) && t < best) {
+        best = t;
+        bnx = cnx;
+        bny = cny;
+    }
+    if (best > 1.0)
+        return false;
+    *s = best;
+    *nx = bnx;
+    *ny = bny;
+    return true;
+}
+
+double bp_segment_distance(const bp_segment *g, double px, double py, double hint_x,
+                           double hint_y, double *nx, double *ny)
+{
+    double rx = px - g->ax, ry = py - g->ay;
+    if (g->one_sided) {
+        *nx = -g->uy;
+        *ny = g->ux;
+        return rx * *nx + ry * *ny;
+    }
+    double t = rx * g->ux + ry * g->uy;
+    if (t < 0.0)
+        t = 0.0;
+    else if (t > g->len)
+        t = g->len;
+    double dx = rx - t * g->ux, dy = ry - t * g->uy;
+    double d = sqrt(dx * dx + dy * dy);
+    if (d > 1e-12) {
+        *nx = dx / d;
+        *ny = dy / d;
+        return d;
+    }
+    double fx = -g->uy, fy = g->ux;
+    if (fx * hint_x + fy * hint_y > 0.0) {
+        fx = -fx;
+        fy = -fy;
+    }
+    *nx = fx;
+    *ny = fy;
+    return d;
+}
+
+void bp_statics_destroy(bp_statics *st)
+{
+    if (!st)
+        return;
+    free(st->segs);
+    free(st->cell_start);
+    free(st->items);
+    free(st->seen);
+    free(st->anchor_x);
+    free(st->anchor_y);
+    free(st->anchor_id);
+    free(st);
+}
+
+static bool reserve(void **array, size_t *capacity, size_t wanted, size_t element_size)
+{
+    if (wanted <= *capacity)
+        return true;
+    size_t grown = *capacity ? *capacity : 16;
+    while (grown < wanted)
+        grown *= 2;
+    void *p = realloc(*array, grown * element_size);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = grown;
+    return true;
+}
+
+static int clamp_cell(double v, int n)
+{
+    if (!(v >= 0.0))
+        return 0;
+    if (v >= (double)(n - 1))
+        return n - 1;
+    return (int)v;
+}
+
+/* Calls back for each grid cell the capsule can reach: the cells of its
+ * bounding box whose centre lies within r + half a cell diagonal of the
+ * core. Counts when items is NULL, else fills. */
+static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint32_t *items)
+{
+    const bp_segment *g = &st->segs[w];
+    double inv = 1.0 / st->cell;
+    double x0 = fmin(g->ax, g->bx) - g->r, x1 = fmax(g->ax, g->bx) + g->r;
+    double y0 = fmin(g->ay, g->by) - g->r, y1 = fmax(g->ay, g->by) + g->r;
+    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
+    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    double reach = g->r + st->cell * 0.7072;
+    for (int cy = r0; cy <= r1; cy++)
+        for (int cx = c0; cx <= c1; cx++) {
+            double nx, ny;
+            double d = bp_segment_distance(g, (cx + 0.5) * st->cell, (cy + 0.5) * st->cell, 0.0,
+                                           0.0, &nx, &ny);
+            if (d > reach)
+                continue;
+            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
+            if (items)
+                items[count_or_fill[c]++] = w;
+            else
+                count_or_fill[c + 1]++;
+        }
+}
+
+static bool build(bp_statics *st, const bp_world *world)
+{
+    const bp_params *p = &world->params;
+    size_t n = world->wall_count;
+    if (!reserve((void **)&st->segs, &st->capacity, n, sizeof(bp_segment)) ||
+        !reserve((void **)&st->seen, &st->seen_capacity, n, sizeof(bp_wall)))
+        return false;
+    for (int k = 0; k < BP_SIDES; k++)
+        st->sides[k] = bp_segment_side(k, p->width, p->height);
+    for (size_t i = 0; i < n; i++) {
+        const bp_wall *w = &world->walls[i];
+        st->segs[i] = bp_segment_make(w->x1, w->y1, w->x2, w->y2, w->r);
+    }
+    st->count = n;
+    if (n)
+        memcpy(st->seen, world->walls, n * sizeof(bp_wall));
+    st->seen_w = p->width;
+    st->seen_h = p->height;
+
+    /* Coarse cells: a few thousand at most, never finer than 32 px. */
+    double cell = sqrt(p->width * p->height / 4096.0);
+    st->cell = cell > 32.0 ? cell : 32.0;
+    st->cols = (int)ceil(p->width / st->cell);
+    st->rows = (int)ceil(p->height / st->cell);
+    size_t cells = (size_t)st->cols * (size_t)st->rows;
+    if (!reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
+        return false;
+    uint32_t *start = st->cell_start;
+    memset(start, 0, (cells + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        rasterize(st, (uint32_t)i, start, NULL);
+    for (size_t c = 0; c < cells; c++)
+        start[c + 1] += start[c];
+    if (!reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        rasterize(st, (uint32_t)i, start, st->items);
+    for (size_t c = cells; c > 0; c--)
+        start[c] = start[c - 1];
+    start[0] = 0;
+    return true;
+}
+
+bool bp_statics_prepare(bp_world *world)
+{
+    if (!world->statics) {
+        world->statics = calloc(1, sizeof(bp_statics));
+        if (!world->statics)
+            return false;
+    }
+    bp_statics *st = world->statics;
+    const bp_params *p = &world->params;
+    bool same = st->ready && st->count == world->wall_count && st->seen_w == p->width &&
+                st->seen_h == p->height &&
+                (world->wall_count == 0 ||
+                 memcmp(st->seen, world->walls, world->wall_count * sizeof(bp_wall)) == 0);
+    if (!same) {
+        st->ready = false;
+        if (!build(st, world))
+            return false;
+        st->ready = true;
+    }
+    st->anchors_valid = false;
+    if (world->wall_count) {
+        size_t n = world->count, cap_x = st->anchor_capacity, cap_y = cap_x, cap_id = cap_x;
+        if (!reserve((void **)&st->anchor_x, &cap_x, n, sizeof(double)) ||
+            !reserve((void **)&st->anchor_y, &cap_y, n, sizeof(double)) ||
+            !reserve((void **)&st->anchor_id, &cap_id, n, sizeof(uint32_t)))
+            return false;
+        st->anchor_capacity = cap_x;
+    }
+    return true;
+}
+
+size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, double y1,
+                        uint32_t out[BP_WALLS_QUERY_MAX])
+{
+    if (st->count == 0)
+        return 0;
+    double inv = 1.0 / st->cell;
+    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
+    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    size_t found = 0;
+    for (int cy = r0; cy <= r1; cy++)
+        for (int cx = c0; cx <= c1; cx++) {
+            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
+            for (uint32_t k = st->cell_start[c]; k < st->cell_start[c + 1]; k++) {
+                uint32_t w = st->items[k];
+                size_t j = 0;
+                while (j < found && out[j] != w)
+                    j++;
+                if (j < found)
+                    continue;
+                if (found == BP_WALLS_QUERY_MAX)
+                    return SIZE_MAX;
+                out[found++] = w;
+            }
+        }
+    return found;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Bad input at the process level: every class of mistake exits 2 with exactly
+one line on stderr naming the option or FILE:LINE, writes nothing to stdout,
+and leaves no dump behind. Also: runtime failures (an unwritable dump
+directory, a full disk) exit 1 with a message.
+
+usage: cli_bad_input.py PATH/TO/ballpit   (TAP on stdout)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+BALLPIT = os.path.abspath(sys.argv[1])
+count = 0
+failed = 0
+
+
+def check(ok, what, detail=""):
+    global count, failed
+    count += 1
+    if not ok:
+        failed += 1
+    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
+    if not ok and detail:
+        for line in detail.splitlines():
+            print("#   " + line)
+
+
+def run(args, cwd, timeout=30):
+    return subprocess.run([BALLPIT] + args, cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def expect_bad(args, must_name, what, cwd, scene_text=None):
+    if scene_text is not None:
+        with open(os.path.join(cwd, "bad.scene"), "w") as f:
+            f.write(scene_text)
+        args = ["--scene", "bad.scene"] + args
+    # Every bad-input run also asks for a dump: none may appear.
+    args = args + ["--headless", "--steps", "5", "--dump", "dumpdir"]
+    try:
+        p = run(args, cwd)
+    except subprocess.TimeoutExpired:
+        check(False, what, "timed out: %r" % args)
+        return
+    lines = p.stderr.splitlines()
+    ok = (p.returncode == 2 and len(lines) == 1 and p.stderr.endswith("\n")
+          and must_name in lines[0] and p.stdout == ""
+          and not os.path.exists(os.path.join(cwd, "dumpdir")))
+    check(ok, what, "args %r\nexit %d, stdout %r, stderr %r, dump made: %s" % (
+        args, p.returncode, p.stdout, p.stderr,
+        os.path.exists(os.path.join(cwd, "dumpdir"))))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        os.mkdir(os.path.join(tmp, "a-directory"))
+        options = [
+            (["--bogus"], "--bogus", "unknown option"),
+            (["--gravity", "12abc"], "--gravity", "trailing junk"),
+            (["--gravity", "1..2"], "--gravity", "malformed number"),
+            (["--gravity", "nan"], "--gravity", "NaN"),
+            (["--drag", "inf"], "--drag", "inf"),
+            (["--friction", "-inf"], "--friction", "-inf"),
+            (["--gravity", "1e999"], "--gravity", "overflow"),
+            (["--restitution", "-0.1"], "--restitution", "negative restitution"),
+            (["--restitution", "1.5"], "--restitution", "restitution 1.5"),
+            (["--hz", "0"], "--hz", "hz 0"),
+            (["--arena", "0x0"], "--arena", "arena 0x0"),
+            (["--arena", "800"], "--arena", "arena without x"),
+            (["--radius", "9:3"], "--radius", "radius MIN > MAX"),
+            (["--balls", "-3"], "--balls", "negative ball count"),
+            (["--balls", "4.5"], "--balls", "fractional ball count"),
+            (["--seed", "99999999999999999999"], "--seed", "seed out of range"),
+            (["--dump-every", "0"], "--dump-every", "dump-every 0"),
+            (["--png"], "--png", "--png without --dump"),
+            (["--balls", "100000"], "--balls", "too many balls for the arena"),
+            (["--balls", "1250", "--radius", "10"], "--balls", "balls that jam the arena"),
+            (["--scene", "/nonexistent/none.scene"], "/nonexistent/none.scene",
+             "unreadable scene path"),
+            (["--scene", "a-directory"], "a-directory", "a directory as the scene"),
+            (["stray"], "stray", "a stray argument"),
+        ]
+        for args, name, what in options:
+            if "--png" in args:
+                # --png needs the missing --dump: no dump option at all here.
+                p = run(args + ["--headless", "--steps", "5"], tmp)
+                lines = p.stderr.splitlines()
+                check(p.returncode == 2 and len(lines) == 1 and name in lines[0],
+                      "option: " + what, "exit %d stderr %r" % (p.returncode, p.stderr))
+                continue
+            expect_bad(args, name, "option: " + what, tmp)
+
+        # A missing value: the option must be last on the line to miss it.
+        p = run(["--headless", "--steps", "5", "--gravity"], tmp)
+        lines = p.stderr.splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and "--gravity" in lines[0],
+              "option: missing value", "exit %d stderr %r" % (p.returncode, p.stderr))
+
+        scenes = [
+            ("world w=400 h=300\nbogus x=1\n", "bad.scene:2:", "unknown keyword"),
+            ("ball x=10 y=10 q=1\n", "bad.scene:1:", "unknown key"),
+            ("# hi\nball x=10\n", "bad.scene:2:", "missing required key"),
+            ("ball x=10 x=11 y=10\n", "bad.scene:1:", "duplicate key"),
+            ("ball x=1o y=10\n", "bad.scene:1:", "bad number"),
+            ("ball x=10abc y=10\n", "bad.scene:1:", "trailing junk"),
+            ("ball x=nan y=10\n", "bad.scene:1:", "NaN"),
+            ("ball x=10 y=inf\n", "bad.scene:1:", "inf"),
+            ("world restitution=1.5\n", "bad.scene:1:", "restitution 1.5"),
+            ("world hz=0\n", "bad.scene:1:", "hz 0"),
+            ("world w=0 h=0\n", "bad.scene:1:", "arena 0x0"),
+            ("world w=400 h=300\n\n\nball x=500 y=10\n", "bad.scene:4:",
+             "ball outside the arena"),
+        ]
+        for text, prefix, what in scenes:
+            expect_bad([], prefix, "scene: " + what, tmp, scene_text=text)
+        # The line must start with the location, not merely contain it.
+        with open(os.path.join(tmp, "bad.scene"), "w") as f:
+            f.write("ball x=10 y=10\nball x=10 y=10 bogus=3\n")
+        p = run(["--scene", "bad.scene", "--headless", "--steps", "1"], tmp)
+        check(p.returncode == 2 and "bad.scene:2:" in p.stderr and "bogus" in p.stderr,
+              "scene: the message names FILE:LINE and the key", p.stderr)
+        # An explicit --arena that shrinks the scene's arena puts a ball outside.
+        with open(os.path.join(tmp, "ok.scene"), "w") as f:
+            f.write("ball x=500 y=300\n")
+        expect_bad(["--scene", "ok.scene", "--arena", "200x200"], "ok.scene:1:",
+                   "scene: a ball outside the arena the command line gives", tmp)
+
+        # Runtime failures: exit 1 with a message.
+        regular = os.path.join(tmp, "plain-file")
+        with open(regular, "w") as f:
+            f.write("x")
+        for target, what in ((os.path.join(regular, "sub"), "a dump dir under a regular file"),
+                             ("/proc/ballpit-cannot-exist", "a dump dir under /proc")):
+            p = run(["--headless", "--steps", "3", "--balls", "5", "--dump", target], tmp)
+            check(p.returncode == 1 and p.stderr.strip() != "",
+                  "runtime: " + what + " exits 1 with a message",
+                  "exit %d stderr %r" % (p.returncode, p.stderr))
+        if os.path.exists("/dev/full"):
+            full = os.path.join(tmp, "full")
+            os.mkdir(full)
+            os.symlink("/dev/full", os.path.join(full, "frames.csv"))
+            p = run(["--headless", "--steps", "20", "--balls", "20", "--dump", full], tmp)
+            check(p.returncode == 1 and "frames.csv" in p.stderr,
+                  "runtime: a full disk exits 1 naming frames.csv",
+                  "exit %d stderr %r" % (p.returncode, p.stderr))
+
+        # Not bad input: these must succeed.
+        for args in (["--help"], ["--version"]):
+            p = run(args, tmp)
+            check(p.returncode == 0 and p.stdout != "", "%s prints and exits 0" % args[0])
+
+    print("1..%d" % count)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

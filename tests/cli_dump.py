@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""The frame dump at the process level (SPEC.md, "Frame dump"): determinism,
+the CSV format, --dump-every, and a clean stop on SIGINT/SIGTERM.
+
+usage: cli_dump.py PATH/TO/ballpit   (TAP on stdout)
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BALLPIT = os.path.abspath(sys.argv[1])
+SPEC_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
+count = 0
+failed = 0
+
+
+def check(ok, what, detail=""):
+    global count, failed
+    count += 1
+    if not ok:
+        failed += 1
+    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
+    if not ok and detail:
+        for line in str(detail).splitlines()[:20]:
+            print("#   " + line)
+
+
+def run(args, cwd, timeout=120):
+    return subprocess.run([BALLPIT] + args, cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=timeout)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def parse_frames(text):
+    """Returns (header, {frame: [row fields]}, problems)."""
+    lines = text.split("\n")
+    problems = []
+    if lines[-1] != "":
+        problems.append("last line does not end with a newline: %r" % lines[-1][-80:])
+    lines = lines[:-1]
+    header = lines[0].split(",")
+    frames = {}
+    order = []
+    for n, line in enumerate(lines[1:], start=2):
+        fields = line.split(",")
+        if len(fields) != len(header):
+            problems.append("line %d has %d fields, header %d" % (n, len(fields), len(header)))
+            continue
+        frame = int(fields[0])
+        if frame not in frames:
+            frames[frame] = []
+            order.append(frame)
+        frames[frame].append(fields)
+    if order != sorted(order):
+        problems.append("frames out of order")
+    return header, frames, problems
+
+
+def round_trips(text):
+    """True if the text is how %.17g or the shortest repr prints its value:
+    either way, parsing it gives back the exact double that was printed."""
+    v = float(text)
+    return "%.17g" % v == text or repr(v) == text or ("%d" % v == text and v.is_integer())
+
+
+def format_and_every(tmp):
+    hz = 90.0
+    p = run(["--headless", "--steps", "23", "--balls", "12", "--hz", "90", "--seed", "4",
+             "--dump-every", "5", "--dump", "every"], tmp)
+    check(p.returncode == 0, "dump: a --dump-every 5 run exits 0", p.stderr)
+    text = read_bytes(os.path.join(tmp, "every", "frames.csv")).decode("ascii")
+    header, frames, problems = parse_frames(text)
+    check(header[:8] == SPEC_COLUMNS, "format: header starts frame,t,id,x,y,vx,vy,r",
+          ",".join(header))
+    check(not problems, "format: every row has every field, frames ascending", problems)
+    check(sorted(frames) == [0, 5, 10, 15, 20],
+          "format: --dump-every 5 --steps 23 dumps frames 0,5,10,15,20", sorted(frames))
+    ids_ok = all([int(r[2]) for r in rows] == list(range(12)) for rows in frames.values())
+    check(ids_ok, "format: each frame has every ball once, ids ascending from 0")
+    t_ok = all(float(r[1]) == f / hz for f, rows in frames.items() for r in rows)
+    check(t_ok, "format: t = frame / hz exactly")
+    numbers = [x for rows in frames.values() for r in rows for x in r[1:8] if x != "0"]
+    bad = [x for x in numbers if not round_trips(x)]
+    check(not bad, "format: every number is printed to round-trip (%.17g)", bad[:5])
+    r_ok = all(8.0 <= float(r[7]) <= 24.0 for rows in frames.values() for r in rows)
+    check(r_ok, "format: radii lie in the default 8:24 range")
+    # Frame 0 is the initial state: every ball strictly inside the arena.
+    inside = all(float(r[7]) <= float(r[3]) <= 1024 - float(r[7]) and
+                 float(r[7]) <= float(r[4]) <= 768 - float(r[7]) for r in frames[0])
+    check(inside, "format: frame 0 holds the initial state inside the arena")
+
+
+def determinism(tmp):
+    base = ["--headless", "--steps", "300", "--balls", "60", "--seed", "11"]
+    outs = []
+    for name, extra in (("a", []), ("b", []), ("c", ["--threads", "2"]),
+                        ("d", ["--seed", "12"])):
+        p = run(base + extra + ["--dump", name], tmp)
+        check(p.returncode == 0, "determinism: run %s exits 0" % name, p.stderr)
+        outs.append(read_bytes(os.path.join(tmp, name, "frames.csv")))
+    check(len(outs[0]) > 1000 and outs[0] == outs[1],
+          "determinism: two identical runs give a byte-identical frames.csv")
+    check(outs[0] == outs[2], "determinism: --threads 2 gives the same bytes")
+    check(outs[0] != outs[3], "determinism: another seed gives another file (the check bites)")
+    scene = os.path.join(tmp, "det.scene")
+    with open(scene, "w") as f:
+        f.write("world w=300 h=200 gravity=500 restitution=0.7\n")
+        for k in range(15):
+            f.write("ball x=%d y=%d r=9 vx=%d vy=%d\n" % (30 + 17 * k, 40 + 7 * k,
+                                                         (k * 37) % 200 - 100, 50 - 9 * k))
+    a = run(["--headless", "--steps", "200", "--scene", scene, "--dump", "sa"], tmp)
+    b = run(["--headless", "--steps", "200", "--scene", scene, "--dump", "sb"], tmp)
+    check(a.returncode == 0 and b.returncode == 0 and
+          read_bytes(os.path.join(tmp, "sa", "frames.csv")) ==
+          read_bytes(os.path.join(tmp, "sb", "frames.csv")),
+          "determinism: the same scene twice gives the same bytes")
+
+
+def complete_frames(path, balls):
+    text = read_bytes(path).decode("ascii")
+    header, frames, problems = parse_frames(text)
+    whole = all([int(r[2]) for r in rows] == list(range(balls)) for rows in frames.values())
+    return text, frames, problems, whole
+
+
+def stop_by_signal(tmp, signo, name):
+    out = os.path.join(tmp, "sig-" + name)
+    proc = subprocess.Popen([BALLPIT, "--headless", "--steps", "1000000000", "--balls", "150",
+                             "--dump", out], cwd=tmp, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    csv = os.path.join(out, "frames.csv")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if os.path.exists(csv) and os.path.getsize(csv) > 200000:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signo)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        check(False, "%s: the run stops" % name, "still running 60 s after the signal")
+        return
+    check(proc.returncode == 0, "%s during a dump: exit status 0" % name,
+          "exit %s stderr %r" % (proc.returncode, err))
+    text, frames, problems, whole = complete_frames(csv, 150)
+    check(text.endswith("\n") and not problems, "%s: frames.csv ends with a whole row" % name,
+          problems)
+    check(len(frames) > 5 and whole,
+          "%s: every frame in the file holds all 150 balls" % name, "%d frames" % len(frames))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        format_and_every(tmp)
+        determinism(tmp)
+        stop_by_signal(tmp, signal.SIGINT, "SIGINT")
+        stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")
+    print("1..%d" % count)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,322 @@
+/* Static walls and continuous collision: tunnelling, corners, resting in a
+ * V, sliding down a slope, a pile that must not creep, and fast balls that
+ * must hand their momentum on instead of passing through. */
+#include <math.h>
+
+#include "arena.h"
+#include "tap.h"
+#include "world.h"
+
+#define BP_TEST_PI 3.14159265358979323846
+
+static bp_params quiet(double w, double h)
+{
+    bp_params p = bp_params_default();
+    p.width = w;
+    p.height = h;
+    p.gravity = 0.0;
+    p.drag = 0.0;
+    p.friction = 0.0;
+    p.restitution = 1.0;
+    return p;
+}
+
+static void add_wall(bp_world *w, double x1, double y1, double x2, double y2, double r)
+{
+    bp_world_add_wall(w, (bp_wall){x1, y1, x2, y2, r});
+}
+
+/* Distance from a point to the segment (x1,y1)-(x2,y2). */
+static double seg_dist(double px, double py, double x1, double y1, double x2, double y2)
+{
+    double dx = x2 - x1, dy = y2 - y1;
+    double t = ((px - x1) * dx + (py - y1) * dy) / (dx * dx + dy * dy);
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return hypot(px - (x1 + t * dx), py - (y1 + t * dy));
+}
+
+/* A 2 px ball fired at a zero-thickness wall across the arena at 1e5 and
+ * 1e6 px/s moves 833 and 8333 px per 120 Hz step, hundreds of times its
+ * size: the swept move must still stop it at x = 500 - 2 and send it back.
+ * Its centre may touch x = 498 up to rounding (1e-9 px) and never pass. */
+static void thin_wall_stops_a_fast_small_ball(double speed)
+{
+    bp_params p = quiet(1000.0, 1000.0);
+    bp_world *w = bp_world_create(&p);
+    add_wall(w, 500.0, 0.0, 500.0, 1000.0, 0.0);
+    bp_world_add_ball(w, 300.0, 500.0, speed, 0.0, 2.0, 0.0);
+    bp_world_add_ball(w, 300.0, 300.0, speed * 0.8, speed * 0.6, 2.0, 0.0);
+    double max_x = 0.0;
+    for (int s = 0; s < 240; s++) {
+        bp_world_step(w);
+        for (size_t i = 0; i < w->count; i++)
+            if (w->x[i] > max_x)
+                max_x = w->x[i];
+    }
+    char what[128];
+    snprintf(what, sizeof what, "thin wall: 2 px balls at %.0e px/s never pass x = 500 - r",
+             speed);
+    TAP_OK(max_x <= 498.0 + 1e-9, what);
+    if (max_x > 498.0 + 1e-9)
+        printf("#   max x %.17g\n", max_x);
+    snprintf(what, sizeof what, "thin wall: at %.0e px/s every ball stays left of the wall",
+             speed);
+    TAP_OK(w->x[0] < 500.0 && w->x[1] < 500.0, what);
+    bp_world_destroy(w);
+}
+
+/* A closed box of four zero-thickness walls, balls inside at speeds from
+ * 1e3 to 1e6 px/s, some aimed straight at the corners, under gravity and
+ * with ball-ball contacts: after every step every centre is inside the box
+ * by its radius (up to 1e-9 px of rounding). */
+static void closed_box_holds_at_any_speed(void)
+{
+    bp_params p = quiet(1000.0, 1000.0);
+    p.gravity = 980.0;
+    bp_world *w = bp_world_create(&p);
+    const double lo = 200.0, hi = 600.0;
+    add_wall(w, lo, lo, hi, lo, 0.0);
+    add_wall(w, hi, lo, hi, hi, 0.0);
+    add_wall(w, hi, hi, lo, hi, 0.0);
+    add_wall(w, lo, hi, lo, lo, 0.0);
+    const double speeds[] = {1e3, 1e4, 1e5, 1e6};
+    for (int k = 0; k < 4; k++) {
+        double v = speeds[k] / sqrt(2.0);
+        /* Straight at each corner from the centre line. */
+        bp_world_add_ball(w, 400.0, 400.0 - 40.0 * k, v, v, 3.0, 0.0);
+        bp_world_add_ball(w, 400.0 + 40.0 * k, 400.0, -v, -v, 4.0, 0.0);
+        bp_world_add_ball(w, 300.0, 300.0 + 20.0 * k, v, -v, 5.0, 0.0);
+        bp_world_add_ball(w, 500.0, 500.0 - 20.0 * k, speeds[k] * 0.6, speeds[k] * 0.8, 2.0,
+                          0.0);
+    }
+    int escaped_at = -1;
+    for (int s = 0; s < 600 && escaped_at < 0; s++) {
+        bp_world_step(w);
+        for (size_t i = 0; i < w->count; i++) {
+            double r = w->r[i] - 1e-9;
+            if (!(w->x[i] >= lo + r && w->x[i] <= hi - r && w->y[i] >= lo + r &&
+                  w->y[i] <= hi - r))
+                escaped_at = s;
+        }
+    }
+    if (escaped_at >= 0)
+        printf("#   first escape at step %d\n", escaped_at);
+    TAP_OK(escaped_at < 0, "closed box: 16 balls at 1e3..1e6 px/s stay inside for 600 steps");
+    bp_world_destroy(w);
+}
+
+/* A V of two 30-degree slopes meeting at (500, vy). A ball dropped off
+ * centre bounces and rolls until restitution, friction and drag take its
+ * energy; it must then sit at the bottom touching both walls: centre on the
+ * axis, r / cos 30 above the vertex. Over the last second its speed must be
+ * zero and its position still, to rounding (1e-9). */
+static void ball_comes_to_rest_in_a_v(void)
+{
+    bp_params p = quiet(1000.0, 800.0);
+    p.gravity = 980.0;
+    p.restitution = 0.5;
+    p.friction = 0.2;
+    p.drag = 0.05;
+    bp_world *w = bp_world_create(&p);
+    double slope = tan(30.0 * BP_TEST_PI / 180.0);
+    double vx0 = 500.0, vy0 = 400.0 + 300.0 * slope;
+    add_wall(w, 200.0, 400.0, vx0, vy0, 0.0);
+    add_wall(w, vx0, vy0, 800.0, 400.0, 0.0);
+    const double r = 10.0;
+    bp_world_add_ball(w, 430.0, 200.0, 60.0, 0.0, r, 0.0);
+    for (int s = 0; s < 120 * 9; s++)
+        bp_world_step(w);
+    double x0 = w->x[0], y0 = w->y[0], max_move = 0.0, max_speed = 0.0;
+    for (int s = 0; s < 120; s++) {
+        bp_world_step(w);
+        max_move = fmax(max_move, hypot(w->x[0] - x0, w->y[0] - y0));
+        max_speed = fmax(max_speed, hypot(w->vx[0], w->vy[0]));
+    }
+    TAP_NEAR(w->x[0], vx0, 1e-6, "V: the ball rests on the axis of the V");
+    TAP_NEAR(w->y[0], vy0 - r / cos(30.0 * BP_TEST_PI / 180.0), 1e-6,
+             "V: r / cos 30 above the vertex");
+    TAP_NEAR(seg_dist(w->x[0], w->y[0], 200.0, 400.0, vx0, vy0), r, 1e-6,
+             "V: touching the left wall");
+    TAP_NEAR(seg_dist(w->x[0], w->y[0], vx0, vy0, 800.0, 400.0), r, 1e-6,
+             "V: touching the right wall");
+    TAP_NEAR(max_speed, 0.0, 1e-9, "V: speed 0 through the last second (no jitter)");
+    TAP_NEAR(max_move, 0.0, 1e-9, "V: position still through the last second");
+    TAP_OK((w->flags[0] & BP_BALL_GROUNDED) != 0, "V: the ball is grounded (30-degree floors)");
+    bp_world_destroy(w);
+}
+
+/* Frictionless 30-degree slope: each step gravity adds g dt straight down
+ * and the contact removes exactly the normal part, so the speed along the
+ * slope grows by g sin 30 dt per step, with nothing else to it but rounding
+ * (~1e-13 px/s per step). Over 100 steps the measured acceleration must be
+ * g sin 30 = 490 px/s^2 to 1e-6; the ball must also stay on the slope. */
+static void frictionless_slope_accelerates_at_g_sin_30(void)
+{
+    bp_params p = quiet(2000.0, 1400.0);
+    p.gravity = 980.0;
+    p.restitution = 0.0;
+    bp_world *w = bp_world_create(&p);
+    double th = 30.0 * BP_TEST_PI / 180.0;
+    double x1 = 100.0, y1 = 200.0, x2 = 1900.0, y2 = 200.0 + 1800.0 * tan(th);
+    add_wall(w, x1, y1, x2, y2, 0.0);
+    const double r = 10.0;
+    /* On the slope at 100 px along, lifted by r along the upward normal. */
+    double ux = cos(th), uy = sin(th), nx = sin(th), ny = -cos(th);
+    bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
+    for (int s = 0; s < 10; s++)
+        bp_world_step(w);
+    double v_a = w->vx[0] * ux + w->vy[0] * uy;
+    double max_off = 0.0;
+    bool grounded = true;
+    for (int s = 0; s < 100; s++) {
+        bp_world_step(w);
+        max_off = fmax(max_off, fabs(seg_dist(w->x[0], w->y[0], x1, y1, x2, y2) - r));
+        grounded = grounded && (w->flags[0] & BP_BALL_GROUNDED);
+    }
+    double v_b = w->vx[0] * ux + w->vy[0] * uy;
+    double accel = (v_b - v_a) / (100.0 / p.hz);
+    TAP_NEAR(accel, 980.0 * 0.5, 1e-6, "slope: acceleration g sin 30 on a frictionless 30 deg");
+    TAP_NEAR(w->vx[0] * nx + w->vy[0] * ny, 0.0, 1e-9, "slope: no speed off the slope");
+    TAP_NEAR(max_off, 0.0, 1e-9, "slope: the ball stays touching the slope");
+    TAP_OK(grounded, "slope: a 30 deg slope is a floor (grounded every step)");
+    bp_world_destroy(w);
+}
+
+/* A resting pile on a 20-degree slope with friction 0.6 > tan 20 = 0.36: a
+ * row of balls on the slope and a second row in the grooves on top. Once
+ * settled (2 s) nothing may move more than 0.01 px in the next 5 s; a creep
+ * of even one ulp of speed per step would travel further. */
+static void pile_on_a_slope_does_not_creep(void)
+{
+    bp_params p = quiet(1200.0, 900.0);
+    p.gravity = 980.0;
+    p.restitution = 0.0;
+    p.friction = 0.6;
+    p.drag = 0.05;
+    bp_world *w = bp_world_create(&p);
+    double th = 20.0 * BP_TEST_PI / 180.0;
+    double x1 = 50.0, y1 = 300.0, x2 = 1150.0, y2 = 300.0 + 1100.0 * tan(th);
+    add_wall(w, x1, y1, x2, y2, 0.0);
+    const double r = 10.0;
+    double ux = cos(th), uy = sin(th), nx = sin(th), ny = -cos(th);
+    for (int k = 0; k < 6; k++) {
+        double a = 400.0 + 2.0 * r * k;
+        bp_world_add_ball(w, x1 + a * ux + r * nx, y1 + a * uy + r * ny, 0.0, 0.0, r, 0.0);
+    }
+    double lift = r + r * sqrt(3.0);
+    for (int k = 0; k < 5; k++) {
+        double a = 400.0 + r + 2.0 * r * k;
+        bp_world_add_ball(w, x1 + a * ux + lift * nx, y1 + a * uy + lift * ny, 0.0, 0.0, r,
+                          0.0);
+    }
+    for (int s = 0; s < 240; s++)
+        bp_world_step(w);
+    double sx[16], sy[16];
+    for (size_t i = 0; i < w->count; i++) {
+        sx[i] = w->x[i];
+        sy[i] = w->y[i];
+    }
+    for (int s = 0; s < 600; s++)
+        bp_world_step(w);
+    double creep = 0.0;
+    for (size_t i = 0; i < w->count; i++)
+        creep = fmax(creep, hypot(w->x[i] - sx[i], w->y[i] - sy[i]));
+    TAP_NEAR(creep, 0.0, 0.01, "slope pile: no ball creeps more than 0.01 px in 5 s");
+    bp_world_destroy(w);
+}
+
+/* A 5 px ball at 20,000 px/s moves 167 px per step, 33 diameters, towards a
+ * resting 5 px ball. With e = 1 and equal masses the 1D law swaps the
+ * speeds exactly (collide.h): the striker stops dead and the target leaves
+ * at 20,000 px/s, in front of it. With e = 0.9 the target gets
+ * (1 + e)/2 of the speed and momentum is conserved to rounding. */
+static void fast_ball_hands_on_its_momentum(double e)
+{
+    bp_params p = quiet(4000.0, 400.0);
+    p.restitution = e;
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_ball(w, 100.0, 200.0, 20000.0, 0.0, 5.0, 0.0);
+    bp_world_add_ball(w, 1000.0, 200.0, 0.0, 0.0, 5.0, 0.0);
+    /* Contact after 890 px: in step 6; 8 steps leave the target 2 steps to
+     * travel, well short of the far side at 4000 px. */
+    for (int s = 0; s < 8; s++)
+        bp_world_step(w);
+    char what[128];
+    snprintf(what, sizeof what, "bullet e=%.1f: the target takes (1+e)/2 of 20000 px/s", e);
+    TAP_NEAR(w->vx[1], (1.0 + e) / 2.0 * 20000.0, 1e-6, what);
+    snprintf(what, sizeof what, "bullet e=%.1f: the striker keeps (1-e)/2 of it", e);
+    TAP_NEAR(w->vx[0], (1.0 - e) / 2.0 * 20000.0, 1e-6, what);
+    snprintf(what, sizeof what, "bullet e=%.1f: the striker did not pass the target", e);
+    TAP_OK(w->x[0] < w->x[1], what);
+    if (e == 1.0)
+        TAP_NEAR(w->x[0], 990.0, 1e-6, "bullet e=1.0: the striker stopped where they touched");
+    bp_world_destroy(w);
+}
+
+/* A fast ball into a row of touching balls (a cradle at 30,000 px/s): the
+ * momentum must travel down the row, none passed through. */
+static void fast_ball_into_a_row(void)
+{
+    bp_params p = quiet(6000.0, 400.0);
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_ball(w, 100.0, 200.0, 30000.0, 0.0, 5.0, 0.0);
+    for (int k = 0; k < 5; k++)
+        bp_world_add_ball(w, 1000.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
+    for (int s = 0; s < 8; s++)
+        bp_world_step(w);
+    bool ordered = true;
+    for (size_t i = 0; i + 1 < w->count; i++)
+        ordered = ordered && w->x[i] < w->x[i + 1];
+    double px = 0.0;
+    for (size_t i = 0; i < w->count; i++)
+        px += w->vx[i];
+    TAP_OK(ordered, "row: no ball passed through another");
+    TAP_NEAR(px, 30000.0, 1e-6, "row: momentum conserved");
+    TAP_OK(w->vx[5] > 10000.0, "row: the last ball of the row carries the momentum away");
+    bp_world_destroy(w);
+}
+
+/* The grounded flag: on a floor yes, against a vertical wall only no, and
+ * contact classes by the 45-degree limit. */
+static void contacts_are_classed_by_their_normal(void)
+{
+    TAP_OK(bp_contact_classify(0.0, -1.0, 980.0) == BP_CONTACT_FLOOR, "class: up is floor");
+    TAP_OK(bp_contact_classify(-0.8, -0.6, 980.0) == BP_CONTACT_WALL,
+           "class: 53 deg from up is a wall");
+    TAP_OK(bp_contact_classify(0.0, 1.0, 980.0) == BP_CONTACT_CEILING, "class: down is ceiling");
+    TAP_OK(bp_contact_classify(0.0, 1.0, -980.0) == BP_CONTACT_FLOOR,
+           "class: with gravity up, a downward normal is the floor");
+
+    bp_params p = quiet(400.0, 400.0);
+    p.gravity = 980.0;
+    p.restitution = 0.0;
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_ball(w, 200.0, 390.0, 0.0, 0.0, 10.0, 0.0);
+    for (int s = 0; s < 10; s++)
+        bp_world_step(w);
+    TAP_OK((w->flags[0] & BP_BALL_GROUNDED) != 0, "grounded: a ball on the floor");
+    bp_world_destroy(w);
+
+    p.gravity = 0.0;
+    w = bp_world_create(&p);
+    bp_world_add_ball(w, 390.0, 200.0, 100.0, 0.0, 10.0, 0.0);
+    for (int s = 0; s < 2; s++)
+        bp_world_step(w);
+    TAP_OK((w->flags[0] & BP_BALL_GROUNDED) == 0, "grounded: not against a side wall");
+    bp_world_destroy(w);
+}
+
+int main(void)
+{
+    thin_wall_stops_a_fast_small_ball(1e5);
+    thin_wall_stops_a_fast_small_ball(1e6);
+    closed_box_holds_at_any_speed();
+    ball_comes_to_rest_in_a_v();
+    frictionless_slope_accelerates_at_g_sin_30();
+    pile_on_a_slope_does_not_creep();
+    fast_ball_hands_on_its_momentum(1.0);
+    fast_ball_hands_on_its_momentum(0.9);
+    fast_ball_into_a_row();
+    contacts_are_classed_by_their_normal();
+    return tap_done();
+}
