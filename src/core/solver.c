@@ -10,9 +10,12 @@
  * A deep pile then needs the supported pass (support.c) to stand firm, and
  * a couple more relaxation passes afterwards for the balls still moving.
  * Balls that have rested a while sleep (sleep.c): pairs of two sleepers are
- * left out of the passes. Measured on the benchmark pit (SPEC.md): 4 + 2
- * passes keep the deepest overlap under 0.05 r at 1,000 balls and 0.10 r at
- * 10,000; 3 + 2 or fewer do not. */
+ * left out of the passes. Last, position-only clean-up passes take out the
+ * few overlaps left where chains of balls wedge (cleanup_overlaps).
+ * Measured on the benchmark pit (SPEC.md), seeds 1-3: 3 + 1 passes and the
+ * clean-up leave the deepest overlap under 0.01 r at 1,000 balls and 0.04 r
+ * at 10,000, for about the same work as 4 + 2 passes without it (which left
+ * 0.04-0.17 r, depending on the seed). */
 #include "solver.h"
 
 #include <math.h>
@@ -25,12 +28,13 @@
 #include "sleep.h"
 #include "support.h"
 #include "walls.h"
+#include "workers.h"
 
 /* Relaxation passes per step. */
-#define BP_SOLVER_PASSES 4
+#define BP_SOLVER_PASSES 3
 /* Relaxation passes after the supported pass: it settles the pile, these
  * then take up the overlaps it leaves among balls still on the move. */
-#define BP_SOLVER_POST_PASSES 2
+#define BP_SOLVER_POST_PASSES 1
 /* Pairs closer than this (px) also count as touching, so that a resting
  * contact separated by rounding is still seen. */
 #define BP_CONTACT_MARGIN 0.01
@@ -40,6 +44,13 @@
  * is 1.46 r further out, so this costs no extra pairs there. */
 #define BP_LIST_MARGIN_OVER_R 0.5
 
+/* Most position-only clean-up passes per step, and the overlap (fraction
+ * of the smaller radius) they stop at. */
+#define BP_CLEANUP_PASSES 6
+#define BP_CLEANUP_OVER_R 0.01
+/* From this many balls on, worker threads (--threads) pay for their
+ * hand-overs. */
+#define BP_SOLVER_THREADS_MIN_BALLS 8192
 /* From this many balls on, the step sorts the balls by grid cell. */
 #define BP_SOLVER_REORDER_MIN_BALLS 2048
 
@@ -48,6 +59,9 @@ struct bp_solver {
     bp_support support;
     bp_pair *active; /* pairs with at least one ball awake */
     size_t active_count, active_capacity;
+    size_t *active_first; /* per strip slot, as in the broad phase */
+    size_t active_first_capacity;
+    bp_workers *workers;  /* NULL: the caller does all the work */
 };
 
 bp_solver *bp_solver_create(void)
@@ -62,6 +76,8 @@ void bp_solver_destroy(bp_solver *solver)
     bp_broadphase_free(&solver->broadphase);
     bp_support_free(&solver->support);
     free(solver->active);
+    free(solver->active_first);
+    bp_workers_destroy(solver->workers);
     free(solver);
 }
 
@@ -127,15 +143,17 @@ static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
                          c->restitution, c->rest_speed);
 }
 
-/* Puts every ball that reaches a side back inside. Most balls are nowhere
- * near one, and the test for that is cheaper than the full response. */
-static void contain_all(bp_world *world, double rest_speed)
+/* Puts every ball in [from, to) that reaches a side back inside. Most balls
+ * are nowhere near one, and the test for that is cheaper than the full
+ * response. */
+static void contain_range(bp_world *world, double rest_speed, size_t from, size_t to,
+                          bool sleepers_too)
 {
     const double w = world->params.width, h = world->params.height;
     const bool walls = world->wall_count > 0;
-    for (size_t i = 0; i < world->count; i++) {
+    for (size_t i = from; i < to; i++) {
         double r = world->r[i];
-        if (world->flags[i] & BP_BALL_ASLEEP)
+        if ((world->flags[i] & BP_BALL_ASLEEP) && !sleepers_too)
             continue;
         if (walls || world->x[i] - r <= 0.0 || world->x[i] + r >= w || world->y[i] - r <= 0.0 ||
             world->y[i] + r >= h)
@@ -143,19 +161,69 @@ static void contain_all(bp_world *world, double rest_speed)
     }
 }
 
-/* One relaxation pass over the pairs, forwards or backwards (alternating
- * the direction keeps Gauss-Seidel from favouring one side). */
-static void relax_pass(bp_world *world, const bp_pair *pairs, size_t n, double rest_speed,
-                       bool backwards)
+/* What a worker needs for its share of a pass. */
+typedef struct pass_job {
+    bp_world *world;
+    const bp_pair *pairs;
+    const size_t *slot_first; /* pairs of slot j: [slot_first[j], slot_first[j+1]) */
+    int slot_begin, slot_end; /* the slots of one parity */
+    bool backwards;
+    double rest_speed;
+    bool sleepers_too; /* contain sleepers as well (they were pushed) */
+} pass_job;
+
+static void relax_slots(void *context, int worker, int workers)
 {
-    pass_context c = pass_context_of(world, rest_speed);
-    if (!backwards)
-        for (size_t k = 0; k < n; k++)
-            relax_pair(&c, pairs[k].a, pairs[k].b);
-    else
-        for (size_t k = n; k-- > 0;)
-            relax_pair(&c, pairs[k].a, pairs[k].b);
-    contain_all(world, rest_speed);
+    const pass_job *job = context;
+    pass_context c = pass_context_of(job->world, job->rest_speed);
+    int count = job->slot_end - job->slot_begin;
+    for (int k = worker; k < count; k += workers) {
+        int j = job->backwards ? job->slot_end - 1 - k : job->slot_begin + k;
+        size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
+        if (!job->backwards)
+            for (size_t p = lo; p < hi; p++)
+                relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
+        else
+            for (size_t p = hi; p-- > lo;)
+                relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
+    }
+}
+
+static void contain_share(void *context, int worker, int workers)
+{
+    const pass_job *job = context;
+    size_t n = job->world->count;
+    size_t chunk = (n + (size_t)workers - 1) / (size_t)workers;
+    size_t from = chunk * (size_t)worker;
+    size_t to = from + chunk < n ? from + chunk : n;
+    if (from < to)
+        contain_range(job->world, job->rest_speed, from, to, job->sleepers_too);
+}
+
+static void contain_all(bp_solver *solver, bp_world *world, double rest_speed,
+                        bool sleepers_too)
+{
+    pass_job job = {.world = world, .rest_speed = rest_speed, .sleepers_too = sleepers_too};
+    bp_workers_run(solver->workers, contain_share, &job);
+}
+
+/* One relaxation pass over the active pairs, forwards or backwards
+ * (alternating the direction keeps Gauss-Seidel from favouring one side):
+ * the strips of one parity, then the other, each share of strips on its
+ * own worker. The order of every write to a ball is the same with any
+ * number of workers. Then the sides. */
+static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
+{
+    int even = solver->broadphase.even_strips, all = solver->broadphase.strips;
+    pass_job job = {world, solver->active, solver->active_first, 0, 0, backwards, rest_speed,
+                    false};
+    for (int phase = 0; phase < 2; phase++) {
+        bool evens = (phase == 0) != backwards;
+        job.slot_begin = evens ? 0 : even;
+        job.slot_end = evens ? even : all;
+        bp_workers_run(solver->workers, relax_slots, &job);
+    }
+    contain_all(solver, world, rest_speed, false);
 }
 
 /* The walls keep, per ball index, where each ball ended its swept move (so
@@ -180,7 +248,8 @@ static void permute_anchors(bp_world *world, const uint32_t *order)
     memcpy(st->anchor_id, scratch_id, n * sizeof(uint32_t));
 }
 
-/* Two sleepers have nothing to resolve between them. */
+/* Two sleepers have nothing to resolve between them. The active pairs keep
+ * the broad phase's strip slots. */
 static bool select_active_pairs(bp_solver *solver, const bp_world *world)
 {
     const bp_broadphase *bp = &solver->broadphase;
@@ -192,20 +261,90 @@ static bool select_active_pairs(bp_solver *solver, const bp_world *world)
         solver->active = p;
         solver->active_capacity = capacity;
     }
-    size_t count = 0;
-    for (size_t k = 0; k < bp->pair_count; k++) {
-        bp_pair pair = bp->pairs[k];
-        if (!(world->flags[pair.a] & world->flags[pair.b] & BP_BALL_ASLEEP))
-            solver->active[count++] = pair;
+    if ((size_t)bp->strips + 1 > solver->active_first_capacity) {
+        size_t capacity = (size_t)bp->strips + 1;
+        size_t *p = realloc(solver->active_first, capacity * sizeof *p);
+        if (!p)
+            return false;
+        solver->active_first = p;
+        solver->active_first_capacity = capacity;
     }
+    size_t count = 0;
+    for (int j = 0; j < bp->strips; j++) {
+        solver->active_first[j] = count;
+        for (size_t k = bp->strip_first[j]; k < bp->strip_first[j + 1]; k++) {
+            bp_pair pair = bp->pairs[k];
+            if (!(world->flags[pair.a] & world->flags[pair.b] & BP_BALL_ASLEEP))
+                solver->active[count++] = pair;
+        }
+    }
+    solver->active_first[bp->strips] = count;
     solver->active_count = count;
     return true;
+}
+
+/* Position-only passes over every listed pair, sleepers included (with
+ * their true masses: a tiny push does not wake them), until no pair
+ * overlaps by more than BP_CLEANUP_OVER_R of the smaller radius or the
+ * budget is spent. The velocity passes leave a few contacts pressed in
+ * where chains of balls wedge against each other or against sleepers; a
+ * resting pile should not show them. Sequential and in list order, so the
+ * result does not depend on the workers. */
+static void cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed)
+{
+    const bp_pair *pairs = solver->broadphase.pairs;
+    size_t n = solver->broadphase.pair_count;
+    double *x = world->x, *y = world->y;
+    const double *r = world->r, *mass = world->mass;
+    const uint8_t *flags = world->flags;
+    for (int pass = 0; pass < BP_CLEANUP_PASSES; pass++) {
+        bool deep = false;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t a = pairs[k].a, b = pairs[k].b;
+            double dx = x[b] - x[a], dy = y[b] - y[a];
+            double reach = r[a] + r[b];
+            double d2 = dx * dx + dy * dy;
+            if (d2 >= reach * reach || !(d2 > 1e-24))
+                continue;
+            double inv_a = (flags[a] & BP_BALL_HELD) ? 0.0 : 1.0 / mass[a];
+            double inv_b = (flags[b] & BP_BALL_HELD) ? 0.0 : 1.0 / mass[b];
+            if (inv_a + inv_b <= 0.0)
+                continue;
+            double d = sqrt(d2);
+            double overlap = reach - d;
+            double smaller = r[a] < r[b] ? r[a] : r[b];
+            deep |= overlap > BP_CLEANUP_OVER_R * smaller;
+            double share = overlap / (inv_a + inv_b) / d;
+            x[a] -= dx * share * inv_a;
+            y[a] -= dy * share * inv_a;
+            x[b] += dx * share * inv_b;
+            y[b] += dy * share * inv_b;
+        }
+        contain_all(solver, world, rest_speed, true);
+        if (!deep)
+            break;
+    }
+}
+
+/* Worker threads, once the world asks for more than one and is big enough
+ * for them to pay; none otherwise. Results are the same either way. */
+static void update_workers(bp_solver *solver, const bp_world *world)
+{
+    int wanted = world->threads > 1 && world->count >= BP_SOLVER_THREADS_MIN_BALLS
+                     ? world->threads
+                     : 1;
+    if (bp_workers_count(solver->workers) == wanted)
+        return;
+    bp_workers_destroy(solver->workers);
+    /* Without threads the step runs on the caller alone: slower, same. */
+    solver->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
 }
 
 bool bp_solver_resolve(bp_world *world, double rest_speed)
 {
     bp_solver *solver = world->solver;
     bp_broadphase *bp = &solver->broadphase;
+    update_workers(solver, world);
     double r_min = INFINITY;
     for (size_t i = 0; i < world->count; i++)
         r_min = fmin(r_min, world->r[i]);
@@ -222,7 +361,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         for (size_t k = 0; k < world->count; k++)
             bp->items[k] = (uint32_t)k;
     }
-    if (!bp_broadphase_pairs(bp, world, list_margin))
+    if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers))
         return false;
 
     /* The sides are contacts too: a pass that pushed a ball through one must
@@ -237,13 +376,14 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         return false;
 
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
-        relax_pass(world, solver->active, solver->active_count, rest_speed, pass % 2 == 1);
+        relax_pass(solver, world, rest_speed, pass % 2 == 1);
     if (gravity) {
         if (!bp_support_pass(&solver->support, world, bp->pairs, bp->pair_count))
             return false;
-        contain_all(world, rest_speed);
+        contain_all(solver, world, rest_speed, false);
         for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
-            relax_pass(world, solver->active, solver->active_count, rest_speed, pass % 2 == 1);
+            relax_pass(solver, world, rest_speed, pass % 2 == 1);
+        cleanup_overlaps(solver, world, rest_speed);
         bp_sleep_update(world, solver->support.supported, &rules);
     }
     return true;

@@ -59,6 +59,7 @@ void bp_support_free(bp_support *s)
     free(s->bin_start);
     free(s->first);
     free(s->near);
+    free(s->edges);
     free(s->supported);
     *s = (bp_support){0};
 }
@@ -89,7 +90,8 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
         s->ball_capacity = c1;
     }
     return reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
-           reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t));
+           reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t));
 }
 
 /* Height above the floor, px. */
@@ -137,7 +139,8 @@ static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, doubl
     return true;
 }
 
-/* Neighbour lists (CSR): near[first[i] .. first[i+1]) for ball i. */
+/* Neighbour lists (CSR): near[first[i] .. first[i+1]) for ball i. Touching
+ * pairs are found once and kept in edges while the lists are counted. */
 static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
                              size_t pair_count, double up_y, double margin)
 {
@@ -145,19 +148,25 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
     uint32_t *first = s->first;
     for (size_t i = 0; i <= n; i++)
         first[i] = 0;
-    uint32_t ea, eb;
-    for (size_t k = 0; k < pair_count; k++)
+    size_t edge_count = 0;
+    for (size_t k = 0; k < pair_count; k++) {
+        uint32_t ea, eb;
         if (touching(world, pairs[k].a, pairs[k].b, margin, up_y, &ea, &eb)) {
+            s->edges[2 * edge_count] = ea;
+            s->edges[2 * edge_count + 1] = eb;
+            edge_count++;
             first[pairs[k].a + 1]++;
             first[pairs[k].b + 1]++;
         }
+    }
     for (size_t i = 0; i < n; i++)
         first[i + 1] += first[i];
-    for (size_t k = 0; k < pair_count; k++)
-        if (touching(world, pairs[k].a, pairs[k].b, margin, up_y, &ea, &eb)) {
-            s->near[first[pairs[k].a]++] = ea;
-            s->near[first[pairs[k].b]++] = eb;
-        }
+    for (size_t e = 0; e < edge_count; e++) {
+        uint32_t ea = s->edges[2 * e], eb = s->edges[2 * e + 1];
+        /* Each entry names the other ball: a's entry holds b, and so on. */
+        s->near[first[eb & ~BP_SUPPORTER_BIT]++] = ea;
+        s->near[first[ea & ~BP_SUPPORTER_BIT]++] = eb;
+    }
     for (size_t i = n; i > 0; i--)
         first[i] = first[i - 1];
     first[0] = 0;
@@ -305,7 +314,8 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         /* Alternate the order so that no side is favoured. */
         bool pushed = false;
         for (uint32_t k = 0; k < count; k++) {
-            uint32_t l = near[sweep % 2 ? count - 1 - k : k] & ~BP_SUPPORTER_BIT;
+            uint32_t entry = near[sweep % 2 ? count - 1 - k : k];
+            uint32_t l = entry & ~BP_SUPPORTER_BIT;
             if (ctx->supported[l])
                 pushed |= push_out(world, l, u);
         }

@@ -15,8 +15,9 @@ typedef struct bp_support {
     uint32_t *bin_start;    /* height bins of the counting sort */
     uint32_t *first;        /* per ball: start of its neighbours in near */
     uint32_t *near;         /* touching neighbours, grouped by ball */
+    uint32_t *edges;        /* touching pairs as found, before grouping */
     uint8_t *supported;     /* per ball: settled, on the floor through a chain */
-    size_t ball_capacity, bin_capacity, near_capacity;
+    size_t ball_capacity, bin_capacity, near_capacity, edges_capacity;
 } bp_support;
 
 void bp_support_free(bp_support *support);
