@@ -183,6 +183,37 @@ static void a_held_ball_shoves_others_and_is_not_shoved(void)
     bp_world_destroy(w);
 }
 
+static void a_held_ball_stops_at_a_wall_and_slides_along_it(void)
+{
+    /* A horizontal wall at y = 100 (half thickness 2) and ball 0 (r 20)
+     * below it. The cursor jumps to a point beyond the wall, up and to the
+     * right. The ball must stop touching the wall (centre at y = 122) and
+     * slide the rest of the way along it to x = 300, the target's x, without
+     * crossing it or bouncing back off it, however long it is held there. */
+    bp_options opts;
+    bp_world *w = two_balls(&opts, 0.0);
+    bp_world_remove_ball(w, 1);
+    bp_world_add_wall(w, (bp_wall){0.0, 100.0, 800.0, 100.0, 2.0});
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    act(&s, BP_INPUT_GRAB, 200.0, 200.0);
+    act(&s, BP_INPUT_MOVE, 300.0, 0.0);
+    char err[128];
+    double highest = 1e9;
+    for (int k = 0; k < 30; k++) {
+        bp_session_step(&s, err, sizeof err);
+        highest = fmin(highest, w->y[0]);
+    }
+    TAP_NEAR(w->y[0], 122.0, 1e-6, "held against the wall: resting on it, centre at y = 122");
+    TAP_OK(highest >= 122.0 - 1e-6, "never through the wall, not even for a step");
+    TAP_NEAR(w->x[0], 300.0, 1e-6, "slid along it to the cursor's x = 300");
+    act(&s, BP_INPUT_PAUSE, 0, 0);
+    act(&s, BP_INPUT_MOVE, 100.0, -50.0);
+    TAP_OK(w->y[0] >= 122.0 - 1e-6 && fabs(w->x[0] - 100.0) < 1e-6,
+           "paused, placing it beyond the wall also stops at the wall");
+    bp_world_destroy(w);
+}
+
 static void release_sets_the_recorded_velocity_bit_for_bit(void)
 {
     bp_options opts;
@@ -349,6 +380,7 @@ int main(void)
     malformed_and_truncated_recordings_name_file_and_line();
     a_grab_keeps_its_offset_and_the_ball_follows_exactly();
     a_held_ball_shoves_others_and_is_not_shoved();
+    a_held_ball_stops_at_a_wall_and_slides_along_it();
     release_sets_the_recorded_velocity_bit_for_bit();
     while_paused_a_move_places_the_ball();
     delete_takes_the_topmost_ball_and_lets_go();

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "raycast.h"
+
 /* The built-in font's glyph cell, px. */
 #define BP_GLYPH 8
 #define BP_LINE 11
@@ -14,11 +16,46 @@ static Sint16 clamp16(double v)
     return (Sint16)(v < -32000.0 ? -32000 : v > 32000.0 ? 32000 : lround(v));
 }
 
+/* Points of the aim preview: up to this many steps of flight. */
+#define BP_AIM_POINTS 400
+/* Longest flight the preview shows, s. */
+#define BP_AIM_TIME 1.5
+
+/* The path the held ball would fly if let go now, as dots every few steps
+ * (closer dots: slower flight), and a ring where it would first touch
+ * something. */
+static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double vx, double vy)
+{
+    static double xs[BP_AIM_POINTS], ys[BP_AIM_POINTS];
+    bp_ray_hit hit;
+    bool hit_found = false;
+    double max_time = SDL_min(BP_AIM_TIME, (BP_AIM_POINTS - 2) / w->params.hz);
+    size_t n = bp_predict_flight(w, w->x[i], w->y[i], vx, vy, w->r[i], w->id[i], max_time, xs,
+                                 ys, BP_AIM_POINTS, &hit, &hit_found);
+    if (n < 2 || n > BP_AIM_POINTS)
+        return;
+    /* A dot every 1/30 s of flight, whatever the physics rate. */
+    size_t every = (size_t)SDL_max(1.0, SDL_floor(w->params.hz / 30.0));
+    for (size_t k = every; k + 1 < n; k += every) {
+        double dx = xs[k] - xs[0], dy = ys[k] - ys[0];
+        if (dx * dx + dy * dy < w->r[i] * w->r[i])
+            continue; /* hidden by the ball itself */
+        Uint8 a = (Uint8)(200 - 150 * k / n);
+        filledCircleRGBA(renderer, clamp16(xs[k]), clamp16(ys[k]), 2, 255, 255, 255, a);
+    }
+    if (hit_found)
+        aacircleRGBA(renderer, clamp16(xs[n - 1]), clamp16(ys[n - 1]), clamp16(w->r[i]), 255,
+                     255, 255, 110);
+}
+
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
                        const double *draw_x, const double *draw_y)
 {
     const bp_world *w = s->world;
     int64_t i = s->held >= 0 ? bp_world_index_of(w, (uint32_t)s->held) : -1;
+    double vx, vy;
+    if (i >= 0 && bp_input_aim(h, s, SDL_GetTicks() / 1000.0, &vx, &vy))
+        draw_aim(renderer, w, (size_t)i, vx, vy);
     if (i >= 0) {
         /* A bright ring just outside the ball: it is in hand. */
         double x = draw_x ? draw_x[i] : w->x[i], y = draw_y ? draw_y[i] : w->y[i];
@@ -78,7 +115,8 @@ static void draw_hud(SDL_Renderer *renderer, const bp_session *s, const bp_view 
 }
 
 static const char *const help_lines[] = {
-    "left drag       grab a ball and throw it",
+    "left drag       grab a ball and throw it (dots:",
+    "                where it flies if let go now)",
     "Shift+drag      draw a wall",
     "S, right click  spawn a ball at the cursor",
     "X, Delete       delete the ball under the cursor",

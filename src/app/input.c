@@ -194,6 +194,19 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
     return apply(s, BP_INPUT_RELEASE, vx, vy, 0, err, err_size);
 }
 
+bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, double *vx,
+                  double *vy)
+{
+    if (!h->dragging || s->held < 0)
+        return false;
+    /* As if the button came up now, where the cursor rests: a cursor that
+     * stopped a while ago aims a drop, not its last movement. */
+    bp_throw_tracker now = h->tracker;
+    bp_throw_add(&now, now_s, h->cursor_x, h->cursor_y);
+    bp_throw_velocity(&now, BP_THROW_WINDOW, h->max_throw, vx, vy);
+    return true;
+}
+
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
                     char *err, size_t err_size)
 {

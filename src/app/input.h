@@ -45,6 +45,11 @@ typedef struct bp_input_handler {
 void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
                    const bp_world *world);
 
+/* The velocity (px/s) a release at time now_s (s, SDL ticks) would throw
+ * the held ball with; false when nothing is held. */
+bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, double *vx,
+                  double *vy);
+
 /* Handles one event. Returns 0, or 1 with a message when applying an input
  * failed (a runtime failure: the window should close). */
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,

@@ -4,6 +4,7 @@
 
 #include "query.h"
 #include "setup.h"
+#include "walls.h"
 
 void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts)
 {
@@ -31,6 +32,50 @@ static int64_t held_index(bp_session *s)
     if (i < 0)
         s->held = -1;
     return i;
+}
+
+/* Most wall contacts a held ball slides along in one move. */
+#define BP_HELD_SLIDES 4
+
+/* Where the held ball i gets to on its way to (tx, ty): at the first wall it
+ * touches it stops, and the rest of the way, less the part into the wall,
+ * slides along it. Left to the step, an infinitely heavy ball driven into a
+ * wall would bounce off it with the world's restitution and hover short of
+ * it, pulled at by the cursor. (The arena's sides need no such care: the
+ * target is already inside them.) */
+static void clear_of_walls(const bp_world *w, size_t i, double *tx, double *ty)
+{
+    double px = w->x[i], py = w->y[i];
+    double dx = *tx - px, dy = *ty - py;
+    for (int slide = 0; slide < BP_HELD_SLIDES && (dx != 0.0 || dy != 0.0); slide++) {
+        double first = 1.0, nx = 0.0, ny = 0.0;
+        bool hit = false;
+        for (size_t k = 0; k < w->wall_count; k++) {
+            const bp_wall *g = &w->walls[k];
+            bp_segment seg = bp_segment_make(g->x1, g->y1, g->x2, g->y2, g->r);
+            double t, gx, gy;
+            if (bp_segment_sweep(&seg, px, py, dx, dy, w->r[i], &t, &gx, &gy) && t < first) {
+                first = t;
+                nx = gx;
+                ny = gy;
+                hit = true;
+            }
+        }
+        px += dx * first;
+        py += dy * first;
+        if (!hit)
+            break;
+        double rx = dx * (1.0 - first), ry = dy * (1.0 - first);
+        double into = rx * nx + ry * ny;
+        if (into < 0.0) {
+            rx -= into * nx;
+            ry -= into * ny;
+        }
+        dx = rx;
+        dy = ry;
+    }
+    *tx = px;
+    *ty = py;
 }
 
 static void grab(bp_session *s, double cx, double cy)
@@ -63,6 +108,7 @@ static void move(bp_session *s, double cx, double cy)
     s->target_x = x;
     s->target_y = y;
     if (s->paused) {
+        clear_of_walls(w, (size_t)i, &x, &y);
         w->x[i] = x;
         w->y[i] = y;
         w->vx[i] = 0.0;
@@ -189,8 +235,10 @@ bool bp_session_step(bp_session *s, char *err, size_t err_size)
     int64_t i = held_index(s);
     if (i >= 0) {
         double dt = 1.0 / w->params.hz;
-        w->vx[i] = (s->target_x - w->x[i]) / dt;
-        w->vy[i] = (s->target_y - w->y[i]) / dt;
+        double tx = s->target_x, ty = s->target_y;
+        clear_of_walls(w, (size_t)i, &tx, &ty);
+        w->vx[i] = (tx - w->x[i]) / dt;
+        w->vy[i] = (ty - w->y[i]) / dt;
     }
     if (!bp_world_step(w)) {
         snprintf(err, err_size, "out of memory at step %llu", (unsigned long long)s->tick + 1);
