@@ -2,9 +2,20 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+typedef struct bp_strip_list {
+    bp_pair *pairs;
+    size_t count, capacity;
+    bool failed;
+} bp_strip_list;
 
 void bp_broadphase_free(bp_broadphase *bp)
 {
+    for (size_t s = 0; s < bp->strips_capacity; s++)
+        free(bp->lists[s].pairs);
+    free(bp->lists);
+    free(bp->strip_first);
     free(bp->cell_start);
     free(bp->items);
     free(bp->ball_cell);
@@ -92,12 +103,12 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     return true;
 }
 
-static bool push_pair(bp_broadphase *bp, uint32_t a, uint32_t b)
+static inline bool push_pair(bp_strip_list *list, uint32_t a, uint32_t b)
 {
-    if (bp->pair_count == bp->pair_capacity &&
-        !reserve((void **)&bp->pairs, &bp->pair_capacity, bp->pair_count + 1, sizeof(bp_pair)))
+    if (list->count == list->capacity &&
+        !reserve((void **)&list->pairs, &list->capacity, list->count + 1, sizeof(bp_pair)))
         return false;
-    bp->pairs[bp->pair_count++] = (bp_pair){a, b};
+    list->pairs[list->count++] = (bp_pair){a, b};
     return true;
 }
 
@@ -111,29 +122,47 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
 
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin)
 {
-    bp->pair_count = 0;
-    if (!layout_grid(bp, world, margin) || !sort_into_cells(bp, world))
-        return false;
+    return bp_broadphase_sort(bp, world, margin) && bp_broadphase_pairs(bp, world, margin, NULL);
+}
 
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin)
+{
+    return layout_grid(bp, world, margin) && sort_into_cells(bp, world);
+}
+
+typedef struct pairing_job {
+    bp_broadphase *bp;
+    const bp_world *world;
+    double margin;
+} pairing_job;
+
+/* The pairs of the cells of one strip, rows from the floor up. */
+static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
+{
+    const bp_broadphase *bp = job->bp;
+    const bp_world *world = job->world;
+    double margin = job->margin;
     int cols = bp->cols, rows = bp->rows;
-    /* Walk rows starting at the floor; "ahead" is the next row up. */
+    int x0 = strip * BP_STRIP_COLS;
+    int x1 = x0 + BP_STRIP_COLS < cols ? x0 + BP_STRIP_COLS : cols;
     bool floor_at_bottom = world->params.gravity >= 0.0;
     int first_row = floor_at_bottom ? rows - 1 : 0;
     int ahead = floor_at_bottom ? -1 : 1;
     const uint32_t *start = bp->cell_start, *items = bp->items;
+    /* Half of the 8 neighbours, so each pair is found once. */
+    static const int offsets[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 
+    list->count = 0;
     for (int k = 0; k < rows; k++) {
         int cy = first_row + k * ahead;
         int ny = cy + ahead;
-        for (int cx = 0; cx < cols; cx++) {
+        for (int cx = x0; cx < x1; cx++) {
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
             for (uint32_t s = start[c]; s < start[c + 1]; s++) {
                 uint32_t a = items[s];
                 for (uint32_t t = s + 1; t < start[c + 1]; t++)
-                    if (near(world, a, items[t], margin) && !push_pair(bp, a, items[t]))
+                    if (near(world, a, items[t], margin) && !push_pair(list, a, items[t]))
                         return false;
-                /* Half of the 8 neighbours, so each pair is found once. */
-                const int offsets[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
                 for (int o = 0; o < 4; o++) {
                     int x = cx + offsets[o][0];
                     int y = offsets[o][1] ? ny : cy;
@@ -141,11 +170,68 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
                         continue;
                     size_t d = (size_t)y * (size_t)cols + (size_t)x;
                     for (uint32_t u = start[d]; u < start[d + 1]; u++)
-                        if (near(world, a, items[u], margin) && !push_pair(bp, a, items[u]))
+                        if (near(world, a, items[u], margin) && !push_pair(list, a, items[u]))
                             return false;
                 }
             }
         }
     }
+    return true;
+}
+
+static void pairing_work(void *context, int worker, int workers)
+{
+    const pairing_job *job = context;
+    for (int s = worker; s < job->bp->strips; s += workers) {
+        bp_strip_list *list = &job->bp->lists[s];
+        list->failed = !pair_strip(job, s, list);
+    }
+}
+
+/* Strip of slot j: the even strips in order, then the odd ones. */
+static int strip_of_slot(const bp_broadphase *bp, int j)
+{
+    return j < bp->even_strips ? 2 * j : 2 * (j - bp->even_strips) + 1;
+}
+
+bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
+                         bp_workers *workers)
+{
+    bp->pair_count = 0;
+    int strips = (bp->cols + BP_STRIP_COLS - 1) / BP_STRIP_COLS;
+    if ((size_t)strips > bp->strips_capacity) {
+        bp_strip_list *lists = realloc(bp->lists, (size_t)strips * sizeof *lists);
+        if (!lists)
+            return false;
+        bp->lists = lists;
+        size_t *first = realloc(bp->strip_first, ((size_t)strips + 1) * sizeof *first);
+        if (!first)
+            return false;
+        bp->strip_first = first;
+        for (size_t s = bp->strips_capacity; s < (size_t)strips; s++)
+            bp->lists[s] = (bp_strip_list){0};
+        bp->strips_capacity = (size_t)strips;
+    }
+    bp->strips = strips;
+    bp->even_strips = (strips + 1) / 2;
+
+    pairing_job job = {bp, world, margin};
+    bp_workers_run(workers, pairing_work, &job);
+
+    size_t total = 0;
+    for (int s = 0; s < strips; s++) {
+        if (bp->lists[s].failed)
+            return false;
+        total += bp->lists[s].count;
+    }
+    if (!reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
+        return false;
+    for (int j = 0; j < strips; j++) {
+        const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];
+        bp->strip_first[j] = bp->pair_count;
+        memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
+        bp->pair_count += list->count;
+    }
+    bp->strip_first[strips] = bp->pair_count;
     return true;
 }

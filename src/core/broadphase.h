@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workers.h"
 #include "world.h"
 
 typedef struct bp_pair {
@@ -21,16 +22,37 @@ typedef struct bp_broadphase {
     uint32_t *ball_cell;      /* cell of each ball */
     size_t cells_capacity, items_capacity, ball_cell_capacity;
 
-    bp_pair *pairs;           /* candidate contacts, ordered along -gravity */
+    bp_pair *pairs;           /* candidate contacts, in strip order (below) */
     size_t pair_count, pair_capacity;
+
+    /* Pairs are grouped by strips of BP_STRIP_COLS cell columns, each strip
+     * walked from the floor row up; the even strips come first, then the
+     * odd ones. Two strips of the same parity share no ball, so a pass can
+     * run them in parallel and still meet every pair in the same order as
+     * one thread would. Slot j (0 .. strips-1) is the j-th strip of that
+     * order; its pairs are [strip_first[j], strip_first[j+1]). */
+    int strips, even_strips;
+    size_t *strip_first;
+    struct bp_strip_list *lists; /* per strip, while pairing */
+    size_t strips_capacity;
 } bp_broadphase;
+
+/* Cell columns per strip; two or more keep same-parity strips apart. */
+#define BP_STRIP_COLS 4
 
 void bp_broadphase_free(bp_broadphase *bp);
 
-/* Finds every pair whose surfaces are closer than margin px. Pairs come out
- * in rows from the floor upwards (the side gravity pulls towards first), so
- * a resolver sweeping them in order meets supporting balls before the balls
- * they support. false on allocation failure. */
+/* Finds every pair whose surfaces are closer than margin px. Within a strip,
+ * pairs come out in rows from the floor upwards (the side gravity pulls
+ * towards first), so a resolver sweeping them in order meets supporting
+ * balls before the balls they support. false on allocation failure. */
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin);
+
+/* The two halves of bp_broadphase_find_pairs, for a caller that reorders the
+ * world's balls by cell in between: sorting fills items (ball indices in cell
+ * order), pairing reads items. */
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin);
+bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
+                         bp_workers *workers);
 
 #endif

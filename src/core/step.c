@@ -26,6 +26,8 @@ bool bp_world_step(bp_world *world)
     double r_max = 0.0;
     bool sweeping = false;
     for (size_t i = 0; i < world->count; i++) {
+        if (world->flags[i] & BP_BALL_ASLEEP)
+            continue; /* still exactly where it was, still on the ground */
         world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         if (!(world->flags[i] & BP_BALL_HELD)) {
             world->vy[i] += dv_gravity;

@@ -38,8 +38,13 @@ void bp_world_destroy(bp_world *world)
     free(world->inv_mass);
     free(world->id);
     free(world->flags);
+    free(world->calm);
     free(world->index_of_id);
     free(world->walls);
+    free(world->spare_double);
+    free(world->spare_id);
+    free(world->spare_flags);
+    free(world->spare_calm);
     free(world);
 }
 
@@ -67,7 +72,8 @@ static bool reserve_balls(bp_world *world, size_t wanted)
         !grow_array((void **)&world->mass, sizeof(double), capacity) ||
         !grow_array((void **)&world->inv_mass, sizeof(double), capacity) ||
         !grow_array((void **)&world->id, sizeof(uint32_t), capacity) ||
-        !grow_array((void **)&world->flags, sizeof(uint8_t), capacity))
+        !grow_array((void **)&world->flags, sizeof(uint8_t), capacity) ||
+        !grow_array((void **)&world->calm, sizeof(uint16_t), capacity))
         return false;
     world->capacity = capacity;
     return true;
@@ -104,6 +110,7 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->inv_mass[i] = 1.0 / world->mass[i];
     world->id[i] = id;
     world->flags[i] = 0;
+    world->calm[i] = 0;
     world->index_of_id[id] = (int32_t)i;
     return id;
 }
@@ -126,6 +133,7 @@ static void move_ball(bp_world *world, size_t to, size_t from)
     world->inv_mass[to] = world->inv_mass[from];
     world->id[to] = world->id[from];
     world->flags[to] = world->flags[from];
+    world->calm[to] = world->calm[from];
     world->index_of_id[world->id[to]] = (int32_t)to;
 }
 
@@ -157,11 +165,62 @@ bool bp_world_add_wall(bp_world *world, bp_wall wall)
     return true;
 }
 
+/* Gathers array through order into the spare buffer, then swaps the two, so
+ * one spare buffer serves every array of that type in turn. */
+#define BP_GATHER(array, spare, order, n)                                                      \
+    do {                                                                                       \
+        for (size_t k_ = 0; k_ < (n); k_++)                                                    \
+            (spare)[k_] = (array)[(order)[k_]];                                                \
+        void *tmp_ = (array);                                                                  \
+        (array) = (spare);                                                                     \
+        (spare) = tmp_;                                                                        \
+    } while (0)
+
+bool bp_world_reorder(bp_world *world, const uint32_t *order)
+{
+    size_t n = world->count;
+    if (world->spare_capacity < world->capacity) {
+        size_t capacity = world->capacity;
+        if (!grow_array((void **)&world->spare_double, sizeof(double), capacity) ||
+            !grow_array((void **)&world->spare_id, sizeof(uint32_t), capacity) ||
+            !grow_array((void **)&world->spare_flags, sizeof(uint8_t), capacity) ||
+            !grow_array((void **)&world->spare_calm, sizeof(uint16_t), capacity))
+            return false;
+        world->spare_capacity = capacity;
+    }
+    /* Every array must keep the world's capacity: the spare takes the place
+     * of each in turn. */
+    BP_GATHER(world->x, world->spare_double, order, n);
+    BP_GATHER(world->y, world->spare_double, order, n);
+    BP_GATHER(world->vx, world->spare_double, order, n);
+    BP_GATHER(world->vy, world->spare_double, order, n);
+    BP_GATHER(world->r, world->spare_double, order, n);
+    BP_GATHER(world->mass, world->spare_double, order, n);
+    BP_GATHER(world->inv_mass, world->spare_double, order, n);
+    BP_GATHER(world->id, world->spare_id, order, n);
+    BP_GATHER(world->flags, world->spare_flags, order, n);
+    BP_GATHER(world->calm, world->spare_calm, order, n);
+    for (size_t k = 0; k < n; k++)
+        world->index_of_id[world->id[k]] = (int32_t)k;
+    return true;
+}
+
+void bp_world_wake(bp_world *world, size_t i)
+{
+    world->calm[i] = 0;
+    if (!(world->flags[i] & BP_BALL_ASLEEP))
+        return;
+    world->flags[i] &= (uint8_t)~BP_BALL_ASLEEP;
+    if (!(world->flags[i] & BP_BALL_HELD))
+        world->inv_mass[i] = 1.0 / world->mass[i];
+}
+
 void bp_world_set_held(bp_world *world, uint32_t id, bool held)
 {
     int64_t i = bp_world_index_of(world, id);
     if (i < 0)
         return;
+    bp_world_wake(world, (size_t)i);
     if (held) {
         world->flags[i] |= BP_BALL_HELD;
         world->inv_mass[i] = 0.0;

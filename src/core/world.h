@@ -17,6 +17,7 @@
 enum {
     BP_BALL_GROUNDED = 1u, /* touched a floor-like surface in the last step */
     BP_BALL_HELD = 2u,     /* kinematic: moved by the user, infinite mass */
+    BP_BALL_ASLEEP = 4u,   /* at rest on a support: not moved, infinite mass */
 };
 
 /* A static segment with rounded ends; r is half its thickness, px. */
@@ -40,6 +41,7 @@ typedef struct bp_world {
     double *inv_mass;/* 1/mass; 0 while held */
     uint32_t *id;    /* stable id */
     uint8_t *flags;  /* BP_BALL_* */
+    uint16_t *calm;  /* steps in a row the ball has rested (see sleep.h) */
 
     int32_t *index_of_id; /* id -> index, -1 once removed */
     uint32_t next_id;
@@ -47,6 +49,13 @@ typedef struct bp_world {
 
     bp_wall *walls;
     size_t wall_count, wall_capacity;
+
+    /* Spare buffers for reordering the arrays above. */
+    double *spare_double;
+    uint32_t *spare_id;
+    uint8_t *spare_flags;
+    uint16_t *spare_calm;
+    size_t spare_capacity;
 
     uint64_t steps; /* physics steps taken so far */
     int threads;    /* worker threads for the step (results never depend on it) */
@@ -70,6 +79,14 @@ int64_t bp_world_index_of(const bp_world *world, uint32_t id);
 
 /* Adds a static wall; false when memory runs out. */
 bool bp_world_add_wall(bp_world *world, bp_wall wall);
+
+/* Permutes the balls so that new index k holds the ball at old index
+ * order[k] (a permutation of [0, count)); ids stay. false when memory runs
+ * out (the world is then unchanged). */
+bool bp_world_reorder(bp_world *world, const uint32_t *order);
+
+/* Wakes the ball at index i if it sleeps. */
+void bp_world_wake(bp_world *world, size_t i);
 
 /* Marks a ball as held (infinite mass, no gravity) or lets it go. */
 void bp_world_set_held(bp_world *world, uint32_t id, bool held);

@@ -1,0 +1,84 @@
+#include "sleep.h"
+
+#include <math.h>
+
+/* Overlap between a sleeper and a neighbour, as a fraction of the smaller
+ * radius, beyond what resting contact explains, that wakes the sleeper. */
+#define BP_SLEEP_OVERLAP_OVER_R 0.02
+/* How long (s) a ball must rest before it sleeps. */
+#define BP_SLEEP_AFTER_S 0.5
+
+bp_sleep_rules bp_sleep_rules_for(const bp_params *params)
+{
+    double g_step = fabs(params->gravity) / params->hz; /* speed gravity adds per step */
+    double steps = ceil(BP_SLEEP_AFTER_S * params->hz);
+    return (bp_sleep_rules){
+        /* A resting ball ends each step with at most a fraction of one
+         * step's gravity left over; a ball that still moves faster creeps. */
+        .sleep_speed = 0.5 * g_step,
+        .calm_steps = (uint16_t)(steps < 1.0 ? 1.0 : (steps > 60000.0 ? 60000.0 : steps)),
+        /* Resting on a sleeper closes in at up to one step of gravity a
+         * step; more than twice that is a hit. */
+        .wake_speed = 4.0 * g_step,
+        /* Resting on a sleeper sinks in by up to one step of gravity's fall
+         * before the passes push back out. */
+        .wake_overlap = 2.0 * g_step / params->hz,
+    };
+}
+
+void bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
+                              const bp_sleep_rules *rules)
+{
+    const uint8_t *flags = world->flags;
+    for (size_t k = 0; k < pair_count; k++) {
+        uint32_t a = pairs[k].a, b = pairs[k].b;
+        uint8_t fa = flags[a], fb = flags[b];
+        if (!((fa | fb) & BP_BALL_ASLEEP))
+            continue;
+        double dx = world->x[b] - world->x[a];
+        double dy = world->y[b] - world->y[a];
+        double d2 = dx * dx + dy * dy;
+        double ra = world->r[a], rb = world->r[b];
+        double slop = rules->wake_overlap + BP_SLEEP_OVERLAP_OVER_R * (ra < rb ? ra : rb);
+        double deep = ra + rb - slop;
+        bool pressed = d2 < deep * deep;
+        if (fa & fb & BP_BALL_ASLEEP) {
+            if (pressed) {
+                bp_world_wake(world, a);
+                bp_world_wake(world, b);
+            }
+            continue;
+        }
+        uint32_t sleeper = (fa & BP_BALL_ASLEEP) ? a : b;
+        uint32_t other = sleeper == a ? b : a;
+        bool overlapping = d2 < (ra + rb) * (ra + rb);
+        /* Approach speed of the other ball along the line of centres. */
+        double sign = other == b ? 1.0 : -1.0;
+        double closing = d2 > 0.0 ? -sign * (world->vx[other] * dx + world->vy[other] * dy) / sqrt(d2)
+                                  : 0.0;
+        if (pressed || closing > rules->wake_speed ||
+            ((flags[other] & BP_BALL_HELD) && overlapping))
+            bp_world_wake(world, sleeper);
+    }
+}
+
+void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_sleep_rules *rules)
+{
+    double limit2 = rules->sleep_speed * rules->sleep_speed;
+    for (size_t i = 0; i < world->count; i++) {
+        uint8_t f = world->flags[i];
+        if (f & (BP_BALL_ASLEEP | BP_BALL_HELD))
+            continue;
+        double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
+        if (!supported[i] || v2 > limit2) {
+            world->calm[i] = 0;
+            continue;
+        }
+        if (++world->calm[i] < rules->calm_steps)
+            continue;
+        world->flags[i] = f | BP_BALL_ASLEEP;
+        world->vx[i] = 0.0;
+        world->vy[i] = 0.0;
+        world->inv_mass[i] = 0.0;
+    }
+}

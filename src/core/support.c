@@ -1,0 +1,408 @@
+/* The supported pass.
+ *
+ * Gauss-Seidel relaxation cannot hold a deep pile within a few passes: the
+ * floor's push has to travel up through every layer, one layer per pass, so
+ * the pile sinks into itself and keeps a downward "ghost" velocity that
+ * grows with depth. This pass applies the idea of shock propagation
+ * (Guendelman, Bridson and Fedkiw, 2003): visit the balls from the floor
+ * upwards; a ball is supported when it stands on the floor or rests on a
+ * supported ball (or a held one); balls already visited act as immovable for
+ * the ones visited after them. One sweep then settles the whole pile: each
+ * ball is pushed out of every visited neighbour (supporters and side
+ * neighbours alike) and loses the velocity that would sink it into its
+ * supporters, as if it stood on the floor itself.
+ *
+ * Order matters, so balls are counting-sorted by height in bins smaller than
+ * the least height difference a support contact can have (contacts flatter
+ * than asin(BP_SUPPORT_MIN_UP) are side contacts, not support): every
+ * supporter is visited before the balls it supports.
+ *
+ * Momentum: this pass hands momentum to the floor, as the floor does. It only
+ * touches balls with a chain down to the floor, after the relaxation passes
+ * have applied the exact collision law, and it only ever removes velocity,
+ * so collisions between free balls keep their exact momentum balance and no
+ * energy is made. */
+#include "support.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* libm's fmin/fmax are calls that honour NaN; nothing here is NaN. */
+static inline double min_d(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double max_d(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* A ball rests on a lower ball when the contact normal leans at least this
+ * much against gravity (the sine of ~17 degrees). */
+#define BP_SUPPORT_MIN_UP 0.3
+/* Contacts this close (a fraction of the smallest radius) count: a ball just
+ * above its supporter may come down onto it but not into it. Below the broad
+ * phase's list margin, so every such pair is listed. */
+#define BP_SUPPORT_MARGIN_OVER_R 0.25
+/* Push-out sweeps over the neighbours of one ball: each push disturbs the
+ * other contacts, and a ball in a pocket converges geometrically. */
+#define BP_SUPPORT_SWEEPS 4
+/* Velocity constraints per ball at most (the floor and its supporters). */
+#define BP_SUPPORT_MAX_CONSTRAINTS 6
+/* Flag in a neighbour entry: the neighbour is a supporter. */
+#define BP_SUPPORTER_BIT 0x80000000u
+
+void bp_support_free(bp_support *s)
+{
+    free(s->order);
+    free(s->bin_start);
+    free(s->first);
+    free(s->near);
+    free(s->edges);
+    free(s->supported);
+    *s = (bp_support){0};
+}
+
+static bool reserve(void **array, size_t *capacity, size_t wanted, size_t element_size)
+{
+    if (wanted <= *capacity)
+        return true;
+    size_t grown = *capacity ? *capacity : 256;
+    while (grown < wanted)
+        grown *= 2;
+    void *p = realloc(*array, grown * element_size);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = grown;
+    return true;
+}
+
+static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
+{
+    if (balls + 1 > s->ball_capacity) {
+        size_t c1 = s->ball_capacity, c2 = c1, c3 = c1;
+        if (!reserve((void **)&s->order, &c1, balls + 1, sizeof(uint32_t)) ||
+            !reserve((void **)&s->first, &c2, balls + 1, sizeof(uint32_t)) ||
+            !reserve((void **)&s->supported, &c3, balls + 1, sizeof(uint8_t)))
+            return false;
+        s->ball_capacity = c1;
+    }
+    return reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
+           reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t));
+}
+
+/* Height above the floor, px. */
+static inline double height_of(const bp_world *world, size_t i, double up_y)
+{
+    return up_y < 0.0 ? world->params.height - world->y[i] : world->y[i];
+}
+
+static void sort_by_height(bp_support *s, const bp_world *world, double up_y, double bin,
+                           size_t bins)
+{
+    size_t n = world->count;
+    uint32_t *start = s->bin_start;
+    for (size_t b = 0; b <= bins; b++)
+        start[b] = 0;
+    double inv_bin = 1.0 / bin;
+    /* first[] is free until the neighbour lists are built: it holds bins. */
+    for (size_t i = 0; i < n; i++) {
+        double h = height_of(world, i, up_y) * inv_bin;
+        size_t b = h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
+        s->first[i] = (uint32_t)b;
+        start[b + 1]++;
+    }
+    for (size_t b = 0; b < bins; b++)
+        start[b + 1] += start[b];
+    for (size_t i = 0; i < n; i++)
+        s->order[start[s->first[i]]++] = (uint32_t)i;
+}
+
+/* 0 if a and b are further apart than margin, else 1, with the supporter
+ * bit on the side of the lower ball when the contact is steep enough. */
+static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, double margin,
+                            double up_y, uint32_t *a_entry, uint32_t *b_entry)
+{
+    double dx = world->x[b] - world->x[a];
+    double dy = world->y[b] - world->y[a];
+    double reach = world->r[a] + world->r[b] + margin;
+    double d2 = dx * dx + dy * dy;
+    if (d2 >= reach * reach)
+        return false;
+    double up = dy * up_y; /* how far b stands above a */
+    bool steep = up * up >= BP_SUPPORT_MIN_UP * BP_SUPPORT_MIN_UP * d2;
+    *a_entry = b | (steep && up < 0.0 ? BP_SUPPORTER_BIT : 0u); /* b holds a up */
+    *b_entry = a | (steep && up > 0.0 ? BP_SUPPORTER_BIT : 0u); /* a holds b up */
+    return true;
+}
+
+/* Neighbour lists (CSR): near[first[i] .. first[i+1]) for ball i. Touching
+ * pairs are found once and kept in edges while the lists are counted. */
+static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
+                             size_t pair_count, double up_y, double margin)
+{
+    size_t n = world->count;
+    uint32_t *first = s->first;
+    for (size_t i = 0; i <= n; i++)
+        first[i] = 0;
+    size_t edge_count = 0;
+    for (size_t k = 0; k < pair_count; k++) {
+        uint32_t ea, eb;
+        if (touching(world, pairs[k].a, pairs[k].b, margin, up_y, &ea, &eb)) {
+            s->edges[2 * edge_count] = ea;
+            s->edges[2 * edge_count + 1] = eb;
+            edge_count++;
+            first[pairs[k].a + 1]++;
+            first[pairs[k].b + 1]++;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        first[i + 1] += first[i];
+    for (size_t e = 0; e < edge_count; e++) {
+        uint32_t ea = s->edges[2 * e], eb = s->edges[2 * e + 1];
+        /* Each entry names the other ball: a's entry holds b, and so on. */
+        s->near[first[eb & ~BP_SUPPORTER_BIT]++] = ea;
+        s->near[first[ea & ~BP_SUPPORTER_BIT]++] = eb;
+    }
+    for (size_t i = n; i > 0; i--)
+        first[i] = first[i - 1];
+    first[0] = 0;
+}
+
+/* Pushes ball u out of an overlap with the settled ball l. */
+static inline bool push_out(bp_world *world, uint32_t l, uint32_t u)
+{
+    double dx = world->x[u] - world->x[l];
+    double dy = world->y[u] - world->y[l];
+    double d2 = dx * dx + dy * dy;
+    double reach = world->r[l] + world->r[u];
+    if (d2 >= reach * reach || !(d2 > 1e-24))
+        return false;
+    double d = sqrt(d2);
+    world->x[u] += dx / d * (reach - d);
+    world->y[u] += dy / d * (reach - d);
+    return true;
+}
+
+static inline void keep_in_arena(bp_world *world, uint32_t u)
+{
+    double r = world->r[u], w = world->params.width, h = world->params.height;
+    if (2.0 * r <= w)
+        world->x[u] = min_d(max_d(world->x[u], r), w - r);
+    if (2.0 * r <= h)
+        world->y[u] = min_d(max_d(world->y[u], r), h - r);
+}
+
+/* Velocity constraints v . n >= c on one ball. */
+typedef struct constraint_set {
+    int count;
+    double nx[BP_SUPPORT_MAX_CONSTRAINTS], ny[BP_SUPPORT_MAX_CONSTRAINTS];
+    double c[BP_SUPPORT_MAX_CONSTRAINTS];
+} constraint_set;
+
+static bool satisfies(const constraint_set *cs, double vx, double vy)
+{
+    for (int i = 0; i < cs->count; i++)
+        if (vx * cs->nx[i] + vy * cs->ny[i] < cs->c[i] - 1e-7 * (1.0 + fabs(cs->c[i])))
+            return false;
+    return true;
+}
+
+/* The velocity closest to (vx, vy) that satisfies every constraint. In 2D at
+ * most two constraints are active at the optimum, so trying each one alone
+ * and each pair together finds it exactly. Order-free on purpose: projecting
+ * onto the constraints one after another also ends inside them, but at a
+ * point that depends on the order, and that bias made piles drift sideways. */
+static void closest_velocity(const constraint_set *cs, double *vx, double *vy)
+{
+    if (satisfies(cs, *vx, *vy))
+        return;
+    double best_x = 0.0, best_y = 0.0, best_cost = INFINITY;
+    for (int i = 0; i < cs->count; i++) {
+        double excess = cs->c[i] - (*vx * cs->nx[i] + *vy * cs->ny[i]);
+        if (excess <= 0.0)
+            continue;
+        double x = *vx + excess * cs->nx[i], y = *vy + excess * cs->ny[i];
+        if (excess * excess < best_cost && satisfies(cs, x, y)) {
+            best_cost = excess * excess;
+            best_x = x;
+            best_y = y;
+        }
+    }
+    for (int i = 0; i < cs->count; i++)
+        for (int j = i + 1; j < cs->count; j++) {
+            double det = cs->nx[i] * cs->ny[j] - cs->ny[i] * cs->nx[j];
+            if (fabs(det) < 1e-9)
+                continue;
+            double x = (cs->c[i] * cs->ny[j] - cs->ny[i] * cs->c[j]) / det;
+            double y = (cs->nx[i] * cs->c[j] - cs->c[i] * cs->nx[j]) / det;
+            double cost = (x - *vx) * (x - *vx) + (y - *vy) * (y - *vy);
+            if (cost < best_cost && satisfies(cs, x, y)) {
+                best_cost = cost;
+                best_x = x;
+                best_y = y;
+            }
+        }
+    if (best_cost < INFINITY) {
+        *vx = best_x;
+        *vy = best_y;
+        return;
+    }
+    /* Degenerate sets (three nearly active at once): alternating
+     * projections, in both orders, still end inside. */
+    for (int sweep = 0; sweep < 8; sweep++)
+        for (int k = 0; k < cs->count; k++) {
+            int i = sweep % 2 ? cs->count - 1 - k : k;
+            double excess = cs->c[i] - (*vx * cs->nx[i] + *vy * cs->ny[i]);
+            if (excess > 0.0) {
+                *vx += excess * cs->nx[i];
+                *vy += excess * cs->ny[i];
+            }
+        }
+}
+
+typedef struct settle_context {
+    bp_world *world;
+    double rest_speed; /* px/s: faster approaches are impacts, not rest */
+    const uint8_t *supported;
+    double up_y, dt;
+} settle_context;
+
+/* Settles ball u on the balls visited before it (and the floor, when on_floor):
+ * out of every overlap with them, and without the velocity that would sink
+ * it into a supporter or the floor within the next step (resting contacts
+ * only: impacts are the relaxation passes' to bounce). Gaps count as they
+ * were before the pushes (a speculative contact: a ball just above its
+ * supporter may land on it; a gap that a push out of one neighbour opens
+ * towards another is no room to fall into).
+ *
+ * A supporter's own motion along n counts only when it falls away: treating
+ * a supporter that rises into u as immovable would throw u with energy
+ * nobody paid for (lifting is the relaxation passes' job, with true masses).
+ * So the correction only ever removes velocity. */
+static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, uint32_t count,
+                   bool on_floor)
+{
+    bp_world *world = ctx->world;
+    double up_y = ctx->up_y;
+    double floor_y = up_y < 0.0 ? world->params.height - world->r[u] : world->r[u];
+
+    constraint_set cs = {0};
+    uint32_t held_by[BP_SUPPORT_MAX_CONSTRAINTS];
+    double gap_before[BP_SUPPORT_MAX_CONSTRAINTS];
+    if (on_floor) {
+        cs.nx[0] = 0.0;
+        cs.ny[0] = up_y;
+        held_by[0] = UINT32_MAX;
+        gap_before[0] = (world->y[u] - floor_y) * up_y;
+        cs.count = 1;
+    }
+    for (uint32_t k = 0; k < count && cs.count < BP_SUPPORT_MAX_CONSTRAINTS; k++) {
+        uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
+        if (!(near[k] & BP_SUPPORTER_BIT) || !ctx->supported[l])
+            continue;
+        double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
+        held_by[cs.count] = l;
+        gap_before[cs.count] = sqrt(dx * dx + dy * dy) - (world->r[l] + world->r[u]);
+        cs.count++;
+    }
+
+    for (int sweep = 0; sweep < BP_SUPPORT_SWEEPS; sweep++) {
+        /* Alternate the order so that no side is favoured. */
+        bool pushed = false;
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t entry = near[sweep % 2 ? count - 1 - k : k];
+            uint32_t l = entry & ~BP_SUPPORTER_BIT;
+            if (ctx->supported[l])
+                pushed |= push_out(world, l, u);
+        }
+        keep_in_arena(world, u);
+        if (!pushed)
+            break;
+    }
+
+    for (int i = 0; i < cs.count; i++) {
+        uint32_t l = held_by[i];
+        if (l == UINT32_MAX) {
+            double gap = max_d(min_d((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
+            cs.c[i] = -gap / ctx->dt;
+            if (gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed)
+                cs.c[i] = -INFINITY; /* an impact to come: it will bounce */
+            continue;
+        }
+        double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
+        double d = sqrt(dx * dx + dy * dy);
+        double nx = d > 1e-12 ? dx / d : 0.0, ny = d > 1e-12 ? dy / d : up_y;
+        double gap = max_d(min_d(d - (world->r[l] + world->r[u]), gap_before[i]), 0.0);
+        cs.nx[i] = nx;
+        cs.ny[i] = ny;
+        double carried = min_d(world->vx[l] * nx + world->vy[l] * ny, 0.0);
+        cs.c[i] = carried - gap / ctx->dt;
+        /* Only resting contacts: a ball still a gap away and closing in
+         * faster than the rest speed is an impact to come, and the
+         * relaxation passes will give it its bounce. */
+        if (gap > 0.0 && carried - (world->vx[u] * nx + world->vy[u] * ny) >= ctx->rest_speed)
+            cs.c[i] = -INFINITY;
+    }
+    closest_velocity(&cs, &world->vx[u], &world->vy[u]);
+}
+
+bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_t pair_count)
+{
+    size_t n = world->count;
+    if (n == 0 || world->params.gravity == 0.0)
+        return true;
+    double up_y = world->params.gravity > 0.0 ? -1.0 : 1.0;
+    double r_min = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        r_min = min_d(r_min, world->r[i]);
+    double margin = BP_SUPPORT_MARGIN_OVER_R * r_min;
+    /* A support contact rises at least 2 r_min BP_SUPPORT_MIN_UP; bins
+     * smaller than that put every supporter in an earlier bin. */
+    double bin = 0.9 * 2.0 * r_min * BP_SUPPORT_MIN_UP;
+    double max_bins = 4.0 * (double)n + 4096.0;
+    if (world->params.height / bin > max_bins)
+        bin = world->params.height / max_bins;
+    size_t bins = (size_t)ceil(world->params.height / bin) + 1;
+    if (!reserve_all(s, n, bins, pair_count))
+        return false;
+
+    sort_by_height(s, world, up_y, bin, bins);
+    build_neighbours(s, world, pairs, pair_count, up_y, margin);
+    uint8_t *supported = s->supported;
+    for (size_t i = 0; i < n; i++)
+        supported[i] = (world->flags[i] & BP_BALL_HELD) != 0;
+
+    settle_context ctx = {world, bp_params_rest_speed(&world->params), supported, up_y,
+                          1.0 / world->params.hz};
+    for (size_t k = 0; k < n; k++) {
+        uint32_t u = s->order[k];
+        if (supported[u])
+            continue;
+        double floor_gap = up_y < 0.0 ? world->params.height - world->r[u] - world->y[u]
+                                      : world->y[u] - world->r[u];
+        bool on_floor = floor_gap < margin;
+        uint32_t lo = s->first[u], hi = s->first[u + 1];
+        bool on_ball = false;
+        for (uint32_t j = lo; j < hi && !on_ball; j++)
+            on_ball = (s->near[j] & BP_SUPPORTER_BIT) &&
+                      supported[s->near[j] & ~BP_SUPPORTER_BIT];
+        if (world->flags[u] & BP_BALL_ASLEEP) {
+            /* A sleeper does not move, but it must not hang in the air once
+             * what held it up has gone. */
+            if (on_floor || on_ball)
+                supported[u] = 1;
+            else
+                bp_world_wake(world, u);
+            continue;
+        }
+        if (!on_floor && !on_ball)
+            continue;
+        settle(&ctx, u, s->near + lo, hi - lo, on_floor);
+        supported[u] = 1;
+    }
+    return true;
+}

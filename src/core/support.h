@@ -1,0 +1,31 @@
+/* The supported pass: lets the floor carry a pile in one sweep. See
+ * support.c for the design. */
+#ifndef BP_SUPPORT_H
+#define BP_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "broadphase.h"
+#include "world.h"
+
+typedef struct bp_support {
+    uint32_t *order;        /* ball indices, lowest (nearest the floor) first */
+    uint32_t *bin_start;    /* height bins of the counting sort */
+    uint32_t *first;        /* per ball: start of its neighbours in near */
+    uint32_t *near;         /* touching neighbours, grouped by ball */
+    uint32_t *edges;        /* touching pairs as found, before grouping */
+    uint8_t *supported;     /* per ball: settled, on the floor through a chain */
+    size_t ball_capacity, bin_capacity, near_capacity, edges_capacity;
+} bp_support;
+
+void bp_support_free(bp_support *support);
+
+/* Makes every ball that rests on a supported ball stop sinking into it:
+ * positions pushed out, approach velocity removed, bottom-up. Pairs are the
+ * broad phase's candidates. false on allocation failure. */
+bool bp_support_pass(bp_support *support, bp_world *world, const bp_pair *pairs,
+                     size_t pair_count);
+
+#endif

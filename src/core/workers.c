@@ -1,0 +1,119 @@
+#include "workers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct bp_workers {
+    int count;
+    pthread_t *threads;
+    pthread_mutex_t lock;
+    pthread_cond_t start;
+    pthread_cond_t done;
+    unsigned long generation; /* bumped for each job */
+    int pending;              /* helpers still running the current job */
+    bool quit;
+    bp_job job;
+    void *context;
+};
+
+typedef struct helper_start {
+    bp_workers *pool;
+    int index;
+} helper_start;
+
+static void *helper_main(void *arg)
+{
+    helper_start start = *(helper_start *)arg;
+    free(arg);
+    bp_workers *pool = start.pool;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (!pool->quit && pool->generation == seen)
+            pthread_cond_wait(&pool->start, &pool->lock);
+        if (pool->quit)
+            break;
+        seen = pool->generation;
+        bp_job job = pool->job;
+        void *context = pool->context;
+        pthread_mutex_unlock(&pool->lock);
+        job(context, start.index, pool->count);
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->pending == 0)
+            pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+bp_workers *bp_workers_create(int threads)
+{
+    if (threads < 1)
+        threads = 1;
+    bp_workers *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        return NULL;
+    pool->count = threads;
+    pool->threads = calloc((size_t)threads, sizeof(pthread_t));
+    if (!pool->threads) {
+        free(pool);
+        return NULL;
+    }
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->start, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    for (int t = 1; t < threads; t++) {
+        helper_start *start = malloc(sizeof *start);
+        if (start)
+            *start = (helper_start){pool, t};
+        if (!start || pthread_create(&pool->threads[t], NULL, helper_main, start) != 0) {
+            free(start);
+            pool->count = t; /* the helpers that did start */
+            bp_workers_destroy(pool);
+            return NULL;
+        }
+    }
+    return pool;
+}
+
+void bp_workers_destroy(bp_workers *pool)
+{
+    if (!pool)
+        return;
+    pthread_mutex_lock(&pool->lock);
+    pool->quit = true;
+    pthread_cond_broadcast(&pool->start);
+    pthread_mutex_unlock(&pool->lock);
+    for (int t = 1; t < pool->count; t++)
+        pthread_join(pool->threads[t], NULL);
+    pthread_mutex_destroy(&pool->lock);
+    pthread_cond_destroy(&pool->start);
+    pthread_cond_destroy(&pool->done);
+    free(pool->threads);
+    free(pool);
+}
+
+int bp_workers_count(const bp_workers *pool)
+{
+    return pool ? pool->count : 1;
+}
+
+void bp_workers_run(bp_workers *pool, bp_job job, void *context)
+{
+    if (!pool || pool->count == 1) {
+        job(context, 0, 1);
+        return;
+    }
+    pthread_mutex_lock(&pool->lock);
+    pool->job = job;
+    pool->context = context;
+    pool->pending = pool->count - 1;
+    pool->generation++;
+    pthread_cond_broadcast(&pool->start);
+    pthread_mutex_unlock(&pool->lock);
+    job(context, 0, pool->count);
+    pthread_mutex_lock(&pool->lock);
+    while (pool->pending > 0)
+        pthread_cond_wait(&pool->done, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+}
