@@ -32,14 +32,8 @@ bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *resul
         }
     double wall = now_s() - start;
 
-    uint64_t escaped = 0;
-    const double tolerance = 1e-9;
-    for (size_t i = 0; i < world->count; i++) {
-        double r = world->r[i];
-        if (world->x[i] - r < -tolerance || world->x[i] + r > params.width + tolerance ||
-            world->y[i] - r < -tolerance || world->y[i] + r > params.height + tolerance)
-            escaped++;
-    }
+    uint64_t escaped = bp_bench_count_escaped(world->x, world->y, world->count, params.width,
+                                              params.height);
     *result = (bp_bench_result){
         .n = n,
         .threads = threads,
@@ -49,6 +43,16 @@ bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *resul
     };
     bp_world_destroy(world);
     return true;
+}
+
+uint64_t bp_bench_count_escaped(const double *x, const double *y, size_t n, double width,
+                                double height)
+{
+    uint64_t escaped = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] >= 0.0 && x[i] <= width && y[i] >= 0.0 && y[i] <= height))
+            escaped++;
+    return escaped;
 }
 
 void bp_bench_print(const bp_bench_result *r, FILE *out)

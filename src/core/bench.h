@@ -4,6 +4,7 @@
 #define BP_BENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +20,11 @@ typedef struct bp_bench_result {
 
 /* Runs the pit; false when memory runs out. */
 bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *result);
+/* Balls whose centre lies outside the arena (NaN counts as outside). Soft
+ * engines let balls sink a little into a side; that is an overlap, not an
+ * escape. */
+uint64_t bp_bench_count_escaped(const double *x, const double *y, size_t n, double width,
+                                double height);
 /* Prints the one contract line. */
 void bp_bench_print(const bp_bench_result *result, FILE *out);
 
