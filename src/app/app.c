@@ -36,6 +36,7 @@ typedef struct bp_app {
     SDL_Renderer *renderer;
     int width, height; /* arena = logical size, px */
     SDL_Texture *canvas; /* see canvas() */
+    bp_ball_batch *batch; /* crowds in one draw call (render.h); may be NULL */
     int canvas_k;
     bool canvas_failed;
     bp_session session;
@@ -216,14 +217,14 @@ static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
     SDL_Texture *tex = canvas(app, &k);
     if (tex && SDL_SetRenderTarget(r, tex) == 0) {
         SDL_RenderSetScale(r, (float)k, (float)k);
-        bp_render_world(r, app->session.world, dx, dy);
+        bp_render_world(r, app->batch, app->session.world, dx, dy);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
         SDL_SetRenderTarget(r, NULL);
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
         SDL_RenderClear(r);
         SDL_RenderCopy(r, tex, NULL, NULL);
     } else {
-        bp_render_world(r, app->session.world, dx, dy);
+        bp_render_world(r, app->batch, app->session.world, dx, dy);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
     }
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
@@ -317,7 +318,10 @@ static bool open_window(bp_app *app)
     if (!app->window)
         return false;
     app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
-    return app->renderer && SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
+    if (!app->renderer)
+        return false;
+    app->batch = bp_ball_batch_create(app->renderer); /* NULL: ball by ball */
+    return SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
 }
 
 int bp_app_run(bp_world *world, const bp_options *opts)
@@ -371,6 +375,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     free(app.prev_y);
     free(app.draw_x);
     free(app.draw_y);
+    bp_ball_batch_destroy(app.batch);
     if (app.canvas)
         SDL_DestroyTexture(app.canvas);
     if (app.renderer)

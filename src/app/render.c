@@ -2,6 +2,18 @@
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <math.h>
+#include <stdlib.h>
+
+/* The sprite's size, px: big enough for the largest balls people draw in
+ * crowds, scaled down smoothly for the small ones. */
+#define BP_SPRITE_SIZE 64
+
+struct bp_ball_batch {
+    SDL_Texture *sprite;
+    SDL_Vertex *vertices;
+    int *indices;
+    size_t capacity; /* balls */
+};
 
 SDL_Color bp_ball_color(uint32_t id)
 {
@@ -42,14 +54,131 @@ static void draw_wall(SDL_Renderer *renderer, const bp_wall *w)
     filledCircleRGBA(renderer, x2, y2, rad, c, c, c, a);
 }
 
-void bp_render_world(SDL_Renderer *renderer, const bp_world *world, const double *draw_x,
-                     const double *draw_y)
+/* A white disc with a darker rim and an anti-aliased edge in alpha: drawn
+ * with a ball's colour as vertex colour it looks like the SDL2_gfx ball (the
+ * rim comes out at a third of the colour, as there). */
+static SDL_Texture *make_sprite(SDL_Renderer *renderer)
+{
+    SDL_Surface *surface = SDL_CreateRGBSurfaceWithFormat(0, BP_SPRITE_SIZE, BP_SPRITE_SIZE, 32,
+                                                          SDL_PIXELFORMAT_ARGB8888);
+    if (!surface)
+        return NULL;
+    const double radius = BP_SPRITE_SIZE / 2.0;
+    const double rim = radius * 2.0 / 16.0; /* 2 px on a 16 px ball */
+    Uint32 *pixels = surface->pixels;
+    int pitch = surface->pitch / 4;
+    for (int y = 0; y < BP_SPRITE_SIZE; y++)
+        for (int x = 0; x < BP_SPRITE_SIZE; x++) {
+            double d = hypot(x + 0.5 - radius, y + 0.5 - radius);
+            double alpha = radius - d + 0.5; /* one texel of smooth edge */
+            alpha = alpha < 0.0 ? 0.0 : (alpha > 1.0 ? 1.0 : alpha);
+            double shade = radius - d - rim; /* into the fill past the rim */
+            shade = shade < 0.0 ? 0.0 : (shade > 1.0 ? 1.0 : shade);
+            Uint8 level = (Uint8)lround(85.0 + (255.0 - 85.0) * shade);
+            Uint8 a = (Uint8)lround(alpha * 255.0);
+            pixels[y * pitch + x] = ((Uint32)a << 24) | ((Uint32)level << 16) |
+                                    ((Uint32)level << 8) | (Uint32)level;
+        }
+    SDL_Texture *texture = SDL_CreateTextureFromSurface(renderer, surface);
+    SDL_FreeSurface(surface);
+    if (texture) {
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND);
+        SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear);
+    }
+    return texture;
+}
+
+bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer)
+{
+    bp_ball_batch *batch = calloc(1, sizeof *batch);
+    if (!batch)
+        return NULL;
+    batch->sprite = make_sprite(renderer);
+    if (!batch->sprite) {
+        free(batch);
+        return NULL;
+    }
+    return batch;
+}
+
+void bp_ball_batch_destroy(bp_ball_batch *batch)
+{
+    if (!batch)
+        return;
+    SDL_DestroyTexture(batch->sprite);
+    free(batch->vertices);
+    free(batch->indices);
+    free(batch);
+}
+
+static bool reserve_batch(bp_ball_batch *batch, size_t balls)
+{
+    if (balls <= batch->capacity)
+        return true;
+    size_t capacity = batch->capacity ? batch->capacity : 4096;
+    while (capacity < balls)
+        capacity *= 2;
+    SDL_Vertex *vertices = realloc(batch->vertices, capacity * 4 * sizeof *vertices);
+    if (!vertices)
+        return false;
+    batch->vertices = vertices;
+    int *indices = realloc(batch->indices, capacity * 6 * sizeof *indices);
+    if (!indices)
+        return false;
+    batch->indices = indices;
+    /* Two triangles per quad; the pattern never changes. */
+    for (size_t q = batch->capacity; q < capacity; q++) {
+        int v = (int)(4 * q);
+        int *t = &indices[6 * q];
+        t[0] = v;
+        t[1] = v + 1;
+        t[2] = v + 2;
+        t[3] = v;
+        t[4] = v + 2;
+        t[5] = v + 3;
+    }
+    batch->capacity = capacity;
+    return true;
+}
+
+/* All balls in one call, in id order like the one-by-one path. false when
+ * the batch cannot be drawn (the caller falls back). */
+static bool draw_batched(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
+                         const double *draw_x, const double *draw_y)
+{
+    if (!reserve_batch(batch, world->count) || world->count > (size_t)INT32_MAX / 6)
+        return false;
+    size_t q = 0;
+    for (uint32_t id = 0; id < world->next_id; id++) {
+        int64_t index = bp_world_index_of(world, id);
+        if (index < 0)
+            continue;
+        size_t i = (size_t)index;
+        float x = (float)(draw_x ? draw_x[i] : world->x[i]);
+        float y = (float)(draw_y ? draw_y[i] : world->y[i]);
+        float r = (float)world->r[i];
+        SDL_Color c = bp_ball_color(id);
+        SDL_Vertex *v = &batch->vertices[4 * q++];
+        v[0] = (SDL_Vertex){{x - r, y - r}, c, {0.0f, 0.0f}};
+        v[1] = (SDL_Vertex){{x + r, y - r}, c, {1.0f, 0.0f}};
+        v[2] = (SDL_Vertex){{x + r, y + r}, c, {1.0f, 1.0f}};
+        v[3] = (SDL_Vertex){{x - r, y + r}, c, {0.0f, 1.0f}};
+    }
+    return SDL_RenderGeometry(renderer, batch->sprite, batch->vertices, (int)(4 * q),
+                              batch->indices, (int)(6 * q)) == 0;
+}
+
+void bp_render_world(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
+                     const double *draw_x, const double *draw_y)
 {
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(renderer, 22, 24, 30, 255);
     SDL_RenderClear(renderer);
     for (size_t k = 0; k < world->wall_count; k++)
         draw_wall(renderer, &world->walls[k]);
+    if (batch && world->count >= BP_RENDER_BATCH_MIN_BALLS &&
+        draw_batched(renderer, batch, world, draw_x, draw_y))
+        return;
     /* In id order, so the ball drawn on top is the one bp_query_point picks,
      * however the core orders its arrays. */
     for (uint32_t id = 0; id < world->next_id; id++) {

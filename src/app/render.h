@@ -11,10 +11,24 @@
 /* Stable colour of a ball, from its id. */
 SDL_Color bp_ball_color(uint32_t id);
 
+/* Many balls are drawn as one batch of textured quads (one
+ * SDL_RenderGeometry call) instead of one SDL2_gfx call each. The batch
+ * holds the ball sprite, made for one renderer, and the vertex buffers. */
+typedef struct bp_ball_batch bp_ball_batch;
+
+/* From this many balls on, bp_render_world draws them as a batch. */
+#define BP_RENDER_BATCH_MIN_BALLS 2000
+
+/* NULL when the sprite cannot be made (balls are then drawn one by one). */
+bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer);
+/* Before the renderer it was made for is destroyed. */
+void bp_ball_batch_destroy(bp_ball_batch *batch);
+
 /* Clears to the background and draws walls and balls. draw_x/draw_y, when not
  * NULL, give the positions to draw each ball at (by index), e.g. interpolated
- * between two steps; otherwise the world's own positions are used. */
-void bp_render_world(SDL_Renderer *renderer, const bp_world *world, const double *draw_x,
-                     const double *draw_y);
+ * between two steps; otherwise the world's own positions are used. batch may
+ * be NULL: every ball is then drawn with SDL2_gfx. */
+void bp_render_world(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
+                     const double *draw_x, const double *draw_y);
 
 #endif
