@@ -35,7 +35,9 @@
 /* Passes that extend the grid before it takes every ball at once. */
 #define BP_SWEEP_EXTENDS 8
 
-enum { IN_QUEUE = 1u, IN_GRID = 2u };
+/* IN_PATH: the ball's path from its time on, at its velocity, is marked and
+ * entered in the grid. */
+enum { IN_QUEUE = 1u, IN_GRID = 2u, IN_PATH = 4u };
 
 struct bp_sweep {
     size_t capacity;  /* per-ball arrays */
@@ -264,18 +266,17 @@ static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double 
     double inv = 1.0 / sw->cell;
     double n = len * inv + 1.0;
     size_t samples = n < (double)sw->cells ? (size_t)n : sw->cells;
-    int spread = (int)ceil(grow_px * inv) + 1;
+    /* A point between two samples is within half their spacing of one. */
+    grow_px += 0.5 * len / (double)samples;
     if (++sw->query_stamp == 0) {
         memset(sw->cell_stamp, 0, sw->cells * sizeof(uint32_t));
         sw->query_stamp = 1;
     }
     for (size_t k = 0; k <= samples; k++) {
         double f = (double)k / (double)samples;
-        int cx = cell_of(x + f * dx, inv, sw->cols), cy = cell_of(y + f * dy, inv, sw->rows);
-        int x0 = cx - spread < 0 ? 0 : cx - spread;
-        int x1 = cx + spread >= sw->cols ? sw->cols - 1 : cx + spread;
-        int y0 = cy - spread < 0 ? 0 : cy - spread;
-        int y1 = cy + spread >= sw->rows ? sw->rows - 1 : cy + spread;
+        double sx = x + f * dx, sy = y + f * dy;
+        int x0 = cell_of(sx - grow_px, inv, sw->cols), x1 = cell_of(sx + grow_px, inv, sw->cols);
+        int y0 = cell_of(sy - grow_px, inv, sw->rows), y1 = cell_of(sy + grow_px, inv, sw->rows);
         for (int gy = y0; gy <= y1; gy++)
             for (int gx = x0; gx <= x1; gx++) {
                 size_t c = (size_t)gy * (size_t)sw->cols + (size_t)gx;
@@ -296,6 +297,12 @@ static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
 
 static void visit_insert(bp_sweep *sw, size_t c, void *ctx)
 {
+    insert(sw, c, *(const size_t *)ctx);
+}
+
+static void visit_mark_insert(bp_sweep *sw, size_t c, void *ctx)
+{
+    visit_mark(sw, c, NULL);
     insert(sw, c, *(const size_t *)ctx);
 }
 
@@ -360,6 +367,13 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
 static double pair_toi(const bp_world *world, const bp_sweep *sw, size_t a, size_t b, double t0)
 {
     double dt = sw->dt, span = 1.0 - t0;
+    double wx = (world->vx[b] - world->vx[a]) * span * dt;
+    double wy = (world->vy[b] - world->vy[a]) * span * dt;
+    double R = world->r[a] + world->r[b];
+    double ww = wx * wx + wy * wy;
+    double slow = BP_FAST_FRACTION * R;
+    if (ww <= slow * slow)
+        return -1.0;
     double tb = time_of(sw, b);
     if (tb > t0) {
         /* Tracing b back is only safe for a short way: a fast ball that is
@@ -372,13 +386,6 @@ static double pair_toi(const bp_world *world, const bp_sweep *sw, size_t a, size
     double bx = world->x[b] + world->vx[b] * (t0 - tb) * dt;
     double by = world->y[b] + world->vy[b] * (t0 - tb) * dt;
     double px = bx - world->x[a], py = by - world->y[a];
-    double wx = (world->vx[b] - world->vx[a]) * span * dt;
-    double wy = (world->vy[b] - world->vy[a]) * span * dt;
-    double R = world->r[a] + world->r[b];
-    double ww = wx * wx + wy * wy;
-    double slow = BP_FAST_FRACTION * R;
-    if (ww <= slow * slow)
-        return -1.0;
     double bq = px * wx + py * wy;
     double pp = px * px + py * py;
     /* Closing along the line of centres; a pair that has just collided is
@@ -443,8 +450,11 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         double tf = time_of(sw, f);
         if (tf >= 1.0)
             return;
-        cover_path(sw, world, f);
-        enter_path(sw, world, f);
+        if (!(sw->state[f] & IN_PATH)) {
+            cover_path(sw, world, f);
+            enter_path(sw, world, f);
+            sw->state[f] |= IN_PATH;
+        }
         search q = {.world = world, .f = f, .t0 = tf, .best = 2.0};
         double left = (1.0 - tf) * sw->dt;
         walk(sw, world->x[f], world->y[f], world->vx[f] * left, world->vy[f] * left,
@@ -455,10 +465,13 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
             double reached = bring_to(world, sw, f, 1.0, true, rest_speed);
             if (reached >= 1.0)
                 return;
+            sw->state[f] &= (uint8_t)~IN_PATH;
             continue; /* a wall turned it: look again from there */
         }
-        if (bring_to(world, sw, f, best, true, rest_speed) < best)
+        if (bring_to(world, sw, f, best, true, rest_speed) < best) {
+            sw->state[f] &= (uint8_t)~IN_PATH;
             continue;
+        }
         size_t j = partner;
         bring_to(world, sw, j, best, false, rest_speed);
         double dx = world->x[j] - world->x[f], dy = world->y[j] - world->y[f];
@@ -467,9 +480,12 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         bp_collide_balls(nx, ny, &world->vx[f], &world->vy[f], &world->vx[j], &world->vy[j],
                          world->inv_mass[f], world->inv_mass[j], world->params.restitution,
                          rest_speed);
+        sw->state[f] &= (uint8_t)~IN_PATH;
+        sw->state[j] &= (uint8_t)~IN_PATH;
         enqueue(sw, j);
         cover_path(sw, world, j);
         enter_path(sw, world, j);
+        sw->state[j] |= IN_PATH;
     }
     if (!sw->failed)
         bring_to(world, sw, f, 1.0, false, rest_speed);
@@ -489,10 +505,9 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
             size_t i = sw->queue[k];
             double left = sw->dt;
             walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-                 world->r[i] + sw->reach, visit_mark, NULL);
+                 world->r[i] + sw->reach, visit_mark_insert, &i);
+            sw->state[i] |= IN_GRID | IN_PATH;
         }
-        for (size_t k = 0; k < sw->queue_count; k++)
-            enter_path(sw, world, sw->queue[k]);
         sw->events_left = 64 * sw->queue_count + 1024;
         fill(sw, world);
         while (sw->queue_head < sw->queue_count && !sw->failed) {
