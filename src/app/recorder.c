@@ -22,18 +22,18 @@ bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *
                  world->params.width, world->params.height, BP_PNG_MAX_SIDE);
         return false;
     }
-    if (!bp_dump_open(&rec->dump, opts->dump_dir, err, err_size))
-        return false;
-    rec->active = true;
+    /* The image first: if it cannot be made, nothing has been written. */
     if (opts->png) {
         rec->png = bp_png_writer_create(world, err, err_size);
-        if (!rec->png) {
-            char ignored[16];
-            bp_dump_close(&rec->dump, ignored, sizeof ignored);
-            rec->active = false;
+        if (!rec->png)
             return false;
-        }
     }
+    if (!bp_dump_open(&rec->dump, opts->dump_dir, err, err_size)) {
+        bp_png_writer_destroy(rec->png);
+        rec->png = NULL;
+        return false;
+    }
+    rec->active = true;
     return true;
 }
 

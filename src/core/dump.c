@@ -62,6 +62,9 @@ bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
     free(path);
     if (fputs("frame,t,id,x,y,vx,vy,r,grounded\n", dump->csv) == EOF) {
         snprintf(err, err_size, "%s/frames.csv: write failed: %s", dir, strerror(errno));
+        fclose(dump->csv);
+        free(dump->dir);
+        *dump = (bp_dump){0};
         return false;
     }
     return true;

@@ -17,7 +17,9 @@ bool bp_parse_double(const char *text, double *out)
     char *end = NULL;
     errno = 0;
     double value = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(value))
+    /* ERANGE on a tiny value is an underflow to (nearly) zero: a number all
+     * the same. On a huge one, the infinity below says no. */
+    if (end == text || *end != '\0' || !isfinite(value) || (errno == ERANGE && fabs(value) >= 1.0))
         return false;
     *out = value;
     return true;
