@@ -55,6 +55,7 @@ struct bp_sweep {
     int32_t *head;        /* first node of a cell, -1 when empty */
     uint8_t *mark;
     uint32_t *cell_stamp; /* == query_stamp: visited by the current walk */
+    double *vbox;         /* per cell: min vx, max vx, min vy, max vy of its balls */
     uint32_t query_stamp;
     uint32_t *touched;    /* cells to reset after the step */
     size_t touched_count, touched_capacity;
@@ -78,6 +79,7 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->head);
     free(sw->mark);
     free(sw->cell_stamp);
+    free(sw->vbox);
     free(sw->touched);
     free(sw->next);
     free(sw->node_ball);
@@ -192,10 +194,11 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     rows = rows < 1 ? 1 : rows;
     size_t cells = (size_t)cols * (size_t)rows;
     if (cells > sw->cells_capacity) {
-        size_t c1 = sw->cells_capacity, c2 = c1, c3 = c1;
+        size_t c1 = sw->cells_capacity, c2 = c1, c3 = c1, c4 = c1 * 4;
         if (!grow((void **)&sw->head, &c1, cells, sizeof(int32_t)) ||
             !grow((void **)&sw->mark, &c2, cells, sizeof(uint8_t)) ||
-            !grow((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)))
+            !grow((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)) ||
+            !grow((void **)&sw->vbox, &c4, cells * 4, sizeof(double)))
             return false;
         sw->cells_capacity = c1;
     }
@@ -236,10 +239,20 @@ static void note_cell(bp_sweep *sw, size_t c)
         return;
     }
     sw->touched[sw->touched_count++] = (uint32_t)c;
+    double *b = &sw->vbox[4 * c];
+    b[0] = b[2] = INFINITY;
+    b[1] = b[3] = -INFINITY;
 }
 
-static void insert(bp_sweep *sw, size_t c, size_t ball)
+/* Files ball (at its current velocity) under cell c. */
+static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
 {
+    note_cell(sw, c);
+    double *b = &sw->vbox[4 * c], vx = world->vx[ball], vy = world->vy[ball];
+    b[0] = vx < b[0] ? vx : b[0];
+    b[1] = vx > b[1] ? vx : b[1];
+    b[2] = vy < b[2] ? vy : b[2];
+    b[3] = vy > b[3] ? vy : b[3];
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
     if (!grow((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
@@ -248,7 +261,6 @@ static void insert(bp_sweep *sw, size_t c, size_t ball)
         sw->failed = true;
         return;
     }
-    note_cell(sw, c);
     int32_t node = (int32_t)sw->node_count++;
     sw->node_ball[node] = (uint32_t)ball;
     sw->next[node] = sw->head[c];
@@ -295,15 +307,22 @@ static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
     sw->mark[c] = 1;
 }
 
+/* What visit_insert files: a ball of a world. */
+typedef struct filing {
+    const bp_world *world;
+    size_t ball;
+} filing;
+
 static void visit_insert(bp_sweep *sw, size_t c, void *ctx)
 {
-    insert(sw, c, *(const size_t *)ctx);
+    const filing *f = ctx;
+    insert(sw, f->world, c, f->ball);
 }
 
 static void visit_mark_insert(bp_sweep *sw, size_t c, void *ctx)
 {
     visit_mark(sw, c, NULL);
-    insert(sw, c, *(const size_t *)ctx);
+    visit_insert(sw, c, ctx);
 }
 
 static void visit_check(bp_sweep *sw, size_t c, void *ctx)
@@ -324,15 +343,16 @@ static void fill(bp_sweep *sw, const bp_world *world)
             continue;
         touch(sw, j, time_of(sw, j));
         sw->state[j] |= IN_GRID;
-        insert(sw, c, j);
+        insert(sw, world, c, j);
     }
 }
 
 static void enter_path(bp_sweep *sw, const bp_world *world, size_t i)
 {
     double left = (1.0 - time_of(sw, i)) * sw->dt;
+    filing f = {world, i};
     walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-         world->r[i] + sw->reach, visit_insert, &i);
+         world->r[i] + sw->reach, visit_insert, &f);
     sw->state[i] |= IN_GRID;
 }
 
@@ -426,11 +446,19 @@ typedef struct search {
     const bp_world *world;
     size_t f, partner;
     double t0, best;
+    double vx, vy, slow2; /* f's velocity; closing speeds^2 the solver can take */
 } search;
 
 static void visit_search(bp_sweep *sw, size_t c, void *ctx)
 {
     search *q = ctx;
+    /* No ball filed here moves fast against f: the whole cell is the
+     * solver's (every pair's limit is at least half of f's radius). */
+    const double *b = &sw->vbox[4 * c];
+    double ex = fmax(fabs(q->vx - b[0]), fabs(q->vx - b[1]));
+    double ey = fmax(fabs(q->vy - b[2]), fabs(q->vy - b[3]));
+    if (ex * ex + ey * ey <= q->slow2)
+        return;
     for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node]) {
         size_t j = sw->node_ball[node];
         if (j == q->f)
@@ -455,8 +483,10 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
             enter_path(sw, world, f);
             sw->state[f] |= IN_PATH;
         }
-        search q = {.world = world, .f = f, .t0 = tf, .best = 2.0};
         double left = (1.0 - tf) * sw->dt;
+        double slow = BP_FAST_FRACTION * world->r[f] / left;
+        search q = {.world = world, .f = f, .t0 = tf, .best = 2.0, .vx = world->vx[f],
+                    .vy = world->vy[f], .slow2 = slow * slow};
         walk(sw, world->x[f], world->y[f], world->vx[f] * left, world->vy[f] * left,
              world->r[f] + sw->reach, visit_search, &q);
         double best = q.best;
@@ -504,8 +534,9 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
         for (size_t k = 0; k < sw->queue_count; k++) {
             size_t i = sw->queue[k];
             double left = sw->dt;
+            filing fi = {world, i};
             walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-                 world->r[i] + sw->reach, visit_mark_insert, &i);
+                 world->r[i] + sw->reach, visit_mark_insert, &fi);
             sw->state[i] |= IN_GRID | IN_PATH;
         }
         sw->events_left = 64 * sw->queue_count + 1024;
