@@ -48,8 +48,12 @@ static void draw_wall(SDL_Renderer *renderer, const bp_wall *w)
         aalineRGBA(renderer, x1, y1, x2, y2, c, c, c, a);
         return;
     }
-    thickLineRGBA(renderer, x1, y1, x2, y2, (Uint8)(width > 255 ? 255 : width), c, c, c, a);
+    /* A zero-length wall is a peg: only its round caps, no square body. */
+    if (x1 != x2 || y1 != y2)
+        thickLineRGBA(renderer, x1, y1, x2, y2, (Uint8)(width > 255 ? 255 : width), c, c, c, a);
     Sint16 rad = to_screen(w->r);
+    aacircleRGBA(renderer, x1, y1, rad, c, c, c, a);
+    aacircleRGBA(renderer, x2, y2, rad, c, c, c, a);
     filledCircleRGBA(renderer, x1, y1, rad, c, c, c, a);
     filledCircleRGBA(renderer, x2, y2, rad, c, c, c, a);
 }
