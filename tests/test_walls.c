@@ -253,6 +253,28 @@ static void fast_ball_hands_on_its_momentum(double e)
     bp_world_destroy(w);
 }
 
+/* The same on the floor under gravity, against a ball that has rested there
+ * for 2 s (long enough to be put to sleep): the hit must wake it and hand it
+ * the momentum, not bounce off a frozen ball. Frictionless floor, e = 1:
+ * the speeds swap exactly as in free space. */
+static void fast_ball_wakes_a_resting_ball(void)
+{
+    bp_params p = quiet(4000.0, 400.0);
+    p.gravity = 980.0;
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_ball(w, 1000.0, 395.0, 0.0, 0.0, 5.0, 0.0);
+    for (int s = 0; s < 240; s++)
+        bp_world_step(w);
+    bp_world_add_ball(w, 100.0, 395.0, 20000.0, 0.0, 5.0, 0.0);
+    for (int s = 0; s < 8; s++)
+        bp_world_step(w);
+    int64_t target = bp_world_index_of(w, 0), striker = bp_world_index_of(w, 1);
+    TAP_NEAR(w->vx[target], 20000.0, 1e-6, "bullet on the floor: the resting ball takes it all");
+    TAP_NEAR(w->vx[striker], 0.0, 1e-6, "bullet on the floor: the striker stops");
+    TAP_OK(w->x[striker] < w->x[target], "bullet on the floor: no pass-through");
+    bp_world_destroy(w);
+}
+
 /* A fast ball into a row of touching balls (a cradle at 30,000 px/s): the
  * momentum must travel down the row, none passed through. */
 static void fast_ball_into_a_row(void)
@@ -316,6 +338,7 @@ int main(void)
     pile_on_a_slope_does_not_creep();
     fast_ball_hands_on_its_momentum(1.0);
     fast_ball_hands_on_its_momentum(0.9);
+    fast_ball_wakes_a_resting_ball();
     fast_ball_into_a_row();
     contacts_are_classed_by_their_normal();
     return tap_done();

@@ -504,6 +504,10 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         }
         size_t j = partner;
         bring_to(world, sw, j, best, false, rest_speed);
+        /* A sleeper is frozen with infinite mass; a hit this fast is what
+         * waking is for. */
+        if (world->flags[j] & BP_BALL_ASLEEP)
+            bp_world_wake(world, j);
         double dx = world->x[j] - world->x[f], dy = world->y[j] - world->y[f];
         double d = sqrt(dx * dx + dy * dy);
         double nx = d > 1e-12 ? dx / d : 1.0, ny = d > 1e-12 ? dy / d : 0.0;
