@@ -11,20 +11,9 @@ import subprocess
 import sys
 import tempfile
 
+from taplib import check, done
+
 BALLPIT = os.path.abspath(sys.argv[1])
-count = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global count, failed
-    count += 1
-    if not ok:
-        failed += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok and detail:
-        for line in detail.splitlines():
-            print("#   " + line)
 
 
 def run(args, cwd, timeout=30):
@@ -159,8 +148,7 @@ def main():
             p = run(args, tmp)
             check(p.returncode == 0 and p.stdout != "", "%s prints and exits 0" % args[0])
 
-    print("1..%d" % count)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

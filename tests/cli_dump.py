@@ -11,21 +11,10 @@ import sys
 import tempfile
 import time
 
+from taplib import check, done
+
 BALLPIT = os.path.abspath(sys.argv[1])
 SPEC_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
-count = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global count, failed
-    count += 1
-    if not ok:
-        failed += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok and detail:
-        for line in str(detail).splitlines()[:20]:
-            print("#   " + line)
 
 
 def run(args, cwd, timeout=120):
@@ -164,8 +153,7 @@ def main():
         determinism(tmp)
         stop_by_signal(tmp, signal.SIGINT, "SIGINT")
         stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")
-    print("1..%d" % count)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -12,21 +12,10 @@ import sys
 import tempfile
 import zlib
 
+from taplib import check, done
+
 BALLPIT = os.path.abspath(sys.argv[1])
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-count = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global count, failed
-    count += 1
-    if not ok:
-        failed += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok and detail:
-        for line in str(detail).splitlines()[:20]:
-            print("#   " + line)
 
 
 def png_chunks(data):
@@ -129,8 +118,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         pictures_show_the_balls(tmp)
         readme_command(tmp)
-    print("1..%d" % count)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

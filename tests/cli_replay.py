@@ -14,23 +14,12 @@ import subprocess
 import sys
 import tempfile
 
+from taplib import check, done
+
 BALLPIT = os.path.abspath(sys.argv[1])
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 SCENE = os.path.join(DATA, "pile.scene")
 FLING = os.path.join(DATA, "fling.rec")
-count = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global count, failed
-    count += 1
-    if not ok:
-        failed += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok and detail:
-        for line in str(detail).splitlines()[:20]:
-            print("#   " + line)
 
 
 def run(args, cwd):
@@ -157,8 +146,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         fling(tmp)
         bad_recordings(tmp)
-    print("1..%d" % count)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

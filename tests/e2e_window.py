@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+from taplib import check, done
+
 BALLPIT = os.path.abspath(sys.argv[1])
 STEPS = 1200  # 10 s at 120 Hz: ample time for the gestures below
 SCENE = """# two balls at rest, nothing else acting: any motion comes from the hand
@@ -23,20 +25,6 @@ world w=640 h=480 gravity=0 restitution=1 friction=0 drag=0 hz=120
 ball x=160 y=240 r=30
 ball x=480 y=360 r=25
 """
-count = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global count, failed
-    count += 1
-    if not ok:
-        failed += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok and detail:
-        for line in str(detail).splitlines()[:20]:
-            print("#   " + line)
-    sys.stdout.flush()
 
 
 def bail(why):
@@ -172,8 +160,7 @@ def main():
             xvfb.wait(timeout=10)
         except subprocess.TimeoutExpired:
             xvfb.kill()
-    print("1..%d" % count)
-    return 1 if failed else 0
+    return done()
 
 
 def scenario(display):

@@ -2,6 +2,8 @@
 
 #include <math.h>
 #include <stdlib.h>
+
+#include "grow.h"
 #include <string.h>
 
 typedef struct bp_strip_list {
@@ -21,21 +23,6 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->ball_cell);
     free(bp->pairs);
     *bp = (bp_broadphase){0};
-}
-
-static bool reserve(void **array, size_t *capacity, size_t wanted, size_t element_size)
-{
-    if (wanted <= *capacity)
-        return true;
-    size_t grown = *capacity ? *capacity : 256;
-    while (grown < wanted)
-        grown *= 2;
-    void *p = realloc(*array, grown * element_size);
-    if (!p)
-        return false;
-    *array = p;
-    *capacity = grown;
-    return true;
 }
 
 static int clamp_index(double v, int n)
@@ -70,14 +57,14 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     if (bp->rows < 1)
         bp->rows = 1;
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
-    return reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1, sizeof(uint32_t));
+    return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1, sizeof(uint32_t));
 }
 
 static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
 {
     size_t n = world->count;
-    if (!reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
-        !reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)))
+    if (!bp_reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
+        !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)))
         return false;
 
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
@@ -106,7 +93,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
 static inline bool push_pair(bp_strip_list *list, uint32_t a, uint32_t b)
 {
     if (list->count == list->capacity &&
-        !reserve((void **)&list->pairs, &list->capacity, list->count + 1, sizeof(bp_pair)))
+        !bp_reserve((void **)&list->pairs, &list->capacity, list->count + 1, sizeof(bp_pair)))
         return false;
     list->pairs[list->count++] = (bp_pair){a, b};
     return true;
@@ -224,7 +211,7 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
             return false;
         total += bp->lists[s].count;
     }
-    if (!reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
+    if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
         return false;
     for (int j = 0; j < strips; j++) {
         const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];

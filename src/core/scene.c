@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "numparse.h"
 #include "options.h"
 
@@ -95,19 +96,6 @@ static int parse_world(bp_scene *scene, char *rest, const char *name, int line, 
     return 0;
 }
 
-static bool grow(void **array, size_t *capacity, size_t count, size_t element_size)
-{
-    if (count < *capacity)
-        return true;
-    size_t grown = *capacity ? *capacity * 2 : 16;
-    void *p = realloc(*array, grown * element_size);
-    if (!p)
-        return false;
-    *array = p;
-    *capacity = grown;
-    return true;
-}
-
 static int parse_ball(bp_scene *scene, char *rest, const char *name, int line, char *err,
                       size_t err_size)
 {
@@ -128,7 +116,8 @@ static int parse_ball(bp_scene *scene, char *rest, const char *name, int line, c
         return line_error(err, err_size, name, line, "ball mass must be in (0, 10^12]", NULL);
     if (scene->ball_count >= BP_SCENE_MAX_BALLS)
         return line_error(err, err_size, name, line, "too many balls", NULL);
-    if (!grow((void **)&scene->balls, &scene->ball_capacity, scene->ball_count, sizeof b)) {
+    if (!bp_reserve((void **)&scene->balls, &scene->ball_capacity, scene->ball_count + 1,
+                    sizeof b)) {
         snprintf(err, err_size, "%s:%d: out of memory", name, line);
         return 1;
     }
@@ -152,7 +141,8 @@ static int parse_wall(bp_scene *scene, char *rest, const char *name, int line, c
         return line_error(err, err_size, name, line, "wall radius must be 0..10000 px", NULL);
     if (scene->wall_count >= BP_SCENE_MAX_WALLS)
         return line_error(err, err_size, name, line, "too many walls", NULL);
-    if (!grow((void **)&scene->walls, &scene->wall_capacity, scene->wall_count, sizeof w)) {
+    if (!bp_reserve((void **)&scene->walls, &scene->wall_capacity, scene->wall_count + 1,
+                    sizeof w)) {
         snprintf(err, err_size, "%s:%d: out of memory", name, line);
         return 1;
     }

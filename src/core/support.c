@@ -27,6 +27,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "grow.h"
+
 /* libm's fmin/fmax are calls that honour NaN; nothing here is NaN. */
 static inline double min_d(double a, double b)
 {
@@ -64,34 +66,19 @@ void bp_support_free(bp_support *s)
     *s = (bp_support){0};
 }
 
-static bool reserve(void **array, size_t *capacity, size_t wanted, size_t element_size)
-{
-    if (wanted <= *capacity)
-        return true;
-    size_t grown = *capacity ? *capacity : 256;
-    while (grown < wanted)
-        grown *= 2;
-    void *p = realloc(*array, grown * element_size);
-    if (!p)
-        return false;
-    *array = p;
-    *capacity = grown;
-    return true;
-}
-
 static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
 {
     if (balls + 1 > s->ball_capacity) {
         size_t c1 = s->ball_capacity, c2 = c1, c3 = c1;
-        if (!reserve((void **)&s->order, &c1, balls + 1, sizeof(uint32_t)) ||
-            !reserve((void **)&s->first, &c2, balls + 1, sizeof(uint32_t)) ||
-            !reserve((void **)&s->supported, &c3, balls + 1, sizeof(uint8_t)))
+        if (!bp_reserve((void **)&s->order, &c1, balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->first, &c2, balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->supported, &c3, balls + 1, sizeof(uint8_t)))
             return false;
         s->ball_capacity = c1;
     }
-    return reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
-           reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
-           reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t));
+    return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
+           bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           bp_reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t));
 }
 
 /* Height above the floor, px. */
