@@ -276,6 +276,17 @@ static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double 
 {
     double len = sqrt(dx * dx + dy * dy);
     double inv = 1.0 / sw->cell;
+    if (len <= 2.0 * sw->cell) {
+        /* Short paths (nearly all): one box, no cell visited twice. */
+        int x0 = cell_of((dx < 0.0 ? x + dx : x) - grow_px, inv, sw->cols);
+        int x1 = cell_of((dx < 0.0 ? x : x + dx) + grow_px, inv, sw->cols);
+        int y0 = cell_of((dy < 0.0 ? y + dy : y) - grow_px, inv, sw->rows);
+        int y1 = cell_of((dy < 0.0 ? y : y + dy) + grow_px, inv, sw->rows);
+        for (int gy = y0; gy <= y1; gy++)
+            for (int gx = x0; gx <= x1; gx++)
+                visit(sw, (size_t)gy * (size_t)sw->cols + (size_t)gx, ctx);
+        return;
+    }
     double n = len * inv + 1.0;
     size_t samples = n < (double)sw->cells ? (size_t)n : sw->cells;
     /* A point between two samples is within half their spacing of one. */
@@ -319,12 +330,6 @@ static void visit_insert(bp_sweep *sw, size_t c, void *ctx)
     insert(sw, f->world, c, f->ball);
 }
 
-static void visit_mark_insert(bp_sweep *sw, size_t c, void *ctx)
-{
-    visit_mark(sw, c, NULL);
-    visit_insert(sw, c, ctx);
-}
-
 static void visit_check(bp_sweep *sw, size_t c, void *ctx)
 {
     if (!sw->mark[c])
@@ -351,8 +356,10 @@ static void enter_path(bp_sweep *sw, const bp_world *world, size_t i)
 {
     double left = (1.0 - time_of(sw, i)) * sw->dt;
     filing f = {world, i};
-    walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-         world->r[i] + sw->reach, visit_insert, &f);
+    /* Along the centre's own path is enough: whoever can touch the ball
+     * searches within its reach of it, which covers these cells. */
+    walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left, 0.0,
+         visit_insert, &f);
     sw->state[i] |= IN_GRID;
 }
 
@@ -455,8 +462,9 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
     /* No ball filed here moves fast against f: the whole cell is the
      * solver's (every pair's limit is at least half of f's radius). */
     const double *b = &sw->vbox[4 * c];
-    double ex = fmax(fabs(q->vx - b[0]), fabs(q->vx - b[1]));
-    double ey = fmax(fabs(q->vy - b[2]), fabs(q->vy - b[3]));
+    double ex0 = fabs(q->vx - b[0]), ex1 = fabs(q->vx - b[1]);
+    double ey0 = fabs(q->vy - b[2]), ey1 = fabs(q->vy - b[3]);
+    double ex = ex0 > ex1 ? ex0 : ex1, ey = ey0 > ey1 ? ey0 : ey1;
     if (ex * ex + ey * ey <= q->slow2)
         return;
     for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node]) {
@@ -538,10 +546,10 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
         for (size_t k = 0; k < sw->queue_count; k++) {
             size_t i = sw->queue[k];
             double left = sw->dt;
-            filing fi = {world, i};
             walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-                 world->r[i] + sw->reach, visit_mark_insert, &fi);
-            sw->state[i] |= IN_GRID | IN_PATH;
+                 world->r[i] + sw->reach, visit_mark, NULL);
+            enter_path(sw, world, i);
+            sw->state[i] |= IN_PATH;
         }
         sw->events_left = 64 * sw->queue_count + 1024;
         fill(sw, world);

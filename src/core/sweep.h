@@ -17,7 +17,7 @@
 /* A ball moving more than this fraction of its radius in one step is fast.
  * Two slower balls close at most half their summed radii per step: the
  * solver then sees them overlap by at most half, never passed through. */
-#define BP_FAST_FRACTION 0.5
+#define BP_FAST_FRACTION 1.0
 
 void bp_sweep_destroy(bp_sweep *sw);
 
