@@ -11,9 +11,9 @@
  * on the way ends that and the search starts again from the wall), the
  * partner is brought to the same time, the collision law of collide.h acts,
  * and both go on from there: the partner joins the queue, since whatever it
- * does next happens after the impact. Pairs closing slower than half their
- * summed radii per step are left to the solver, so the sweep never changes
- * how slow crowds behave.
+ * does next happens after the impact. Pairs closing by less than
+ * BP_FAST_FRACTION of their summed radii per step are left to the solver,
+ * so the sweep never changes how slow crowds behave.
  *
  * Candidates come from a coarse grid that holds only what is near a fast
  * path: cells along each fast path are marked, one pass puts every ball in a
@@ -389,8 +389,8 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
 }
 
 /* Earliest time in [t0, 1] at which balls a (at time t0) and b close in to
- * touching while approaching faster than half their summed radii per step;
- * < 0 when they do not. */
+ * touching while approaching faster than BP_FAST_FRACTION of their summed
+ * radii per step; < 0 when they do not. */
 static double pair_toi(const bp_world *world, const bp_sweep *sw, size_t a, size_t b, double t0)
 {
     double dt = sw->dt, span = 1.0 - t0;

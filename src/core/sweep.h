@@ -15,8 +15,9 @@
 #include "world.h"
 
 /* A ball moving more than this fraction of its radius in one step is fast.
- * Two slower balls close at most half their summed radii per step: the
- * solver then sees them overlap by at most half, never passed through. */
+ * Two slower balls close by less than their summed radii per step, so their
+ * centres cannot pass each other and the solver pushes them apart the right
+ * way. */
 #define BP_FAST_FRACTION 1.0
 
 void bp_sweep_destroy(bp_sweep *sw);
