@@ -460,7 +460,7 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
 {
     search *q = ctx;
     /* No ball filed here moves fast against f: the whole cell is the
-     * solver's (every pair's limit is at least half of f's radius). */
+     * solver's (a pair's limit is never below BP_FAST_FRACTION of f's radius). */
     const double *b = &sw->vbox[4 * c];
     double ex0 = fabs(q->vx - b[0]), ex1 = fabs(q->vx - b[1]);
     double ey0 = fabs(q->vy - b[2]), ey1 = fabs(q->vy - b[3]);
