@@ -32,6 +32,8 @@
 
 /* Searches for the next impact per queued ball before it just moves on. */
 #define BP_SWEEP_EVENTS 16
+/* One fast ball in this many or more: every ball is filed at once. */
+#define BP_SWEEP_CROWD 16
 /* Passes that extend the grid before it takes every ball at once. */
 #define BP_SWEEP_EXTENDS 8
 
@@ -352,6 +354,18 @@ static void fill(bp_sweep *sw, const bp_world *world)
     }
 }
 
+/* Files every ball under the cell it stands in (fast ones are filed along
+ * their paths too; a second entry only costs a repeated test). */
+static void fill_all(bp_sweep *sw, const bp_world *world)
+{
+    double inv = 1.0 / sw->cell;
+    for (size_t j = 0; j < world->count; j++)
+        insert(sw, world,
+               (size_t)cell_of(world->y[j], inv, sw->rows) * (size_t)sw->cols +
+                   (size_t)cell_of(world->x[j], inv, sw->cols),
+               j);
+}
+
 static void enter_path(bp_sweep *sw, const bp_world *world, size_t i)
 {
     double left = (1.0 - time_of(sw, i)) * sw->dt;
@@ -459,6 +473,8 @@ typedef struct search {
 static void visit_search(bp_sweep *sw, size_t c, void *ctx)
 {
     search *q = ctx;
+    if (sw->head[c] < 0)
+        return;
     /* No ball filed here moves fast against f: the whole cell is the
      * solver's (a pair's limit is never below BP_FAST_FRACTION of f's radius). */
     const double *b = &sw->vbox[4 * c];
@@ -543,16 +559,23 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
     sw->reach = r_max * (1.0 + BP_FAST_FRACTION) + 1.0;
     bool ok = layout(sw, world);
     if (ok) {
+        /* Many fast balls (a falling crowd): filing every ball costs less
+         * than marking around each of them. */
+        sw->everything = sw->queue_count * BP_SWEEP_CROWD > world->count;
         for (size_t k = 0; k < sw->queue_count; k++) {
             size_t i = sw->queue[k];
             double left = sw->dt;
-            walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
-                 world->r[i] + sw->reach, visit_mark, NULL);
+            if (!sw->everything)
+                walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
+                     world->r[i] + sw->reach, visit_mark, NULL);
             enter_path(sw, world, i);
             sw->state[i] |= IN_PATH;
         }
         sw->events_left = 64 * sw->queue_count + 1024;
-        fill(sw, world);
+        if (sw->everything)
+            fill_all(sw, world);
+        else
+            fill(sw, world);
         while (sw->queue_head < sw->queue_count && !sw->failed) {
             size_t f = sw->queue[sw->queue_head++];
             sw->state[f] &= (uint8_t)~IN_QUEUE;
