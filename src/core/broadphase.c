@@ -216,7 +216,8 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
     for (int j = 0; j < strips; j++) {
         const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];
         bp->strip_first[j] = bp->pair_count;
-        memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
+        if (list->count) /* an empty strip may have no buffer at all */
+            memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
         bp->pair_count += list->count;
     }
     bp->strip_first[strips] = bp->pair_count;

@@ -50,7 +50,8 @@ static inline double max_d(double a, double b)
 /* Push-out sweeps over the neighbours of one ball: each push disturbs the
  * other contacts, and a ball in a pocket converges geometrically. */
 #define BP_SUPPORT_SWEEPS 4
-/* Velocity constraints per ball at most (the floor and its supporters). */
+/* Velocity constraints per ball at most (the floor and its settled
+ * neighbours). */
 #define BP_SUPPORT_MAX_CONSTRAINTS 6
 /* Flag in a neighbour entry: the neighbour is a supporter. */
 #define BP_SUPPORTER_BIT 0x80000000u
@@ -260,8 +261,12 @@ typedef struct settle_context {
 
 /* Settles ball u on the balls visited before it (and the floor, when on_floor):
  * out of every overlap with them, and without the velocity that would sink
- * it into a supporter or the floor within the next step (resting contacts
- * only: impacts are the relaxation passes' to bounce). Gaps count as they
+ * it into one of them or the floor within the next step (resting contacts
+ * only: impacts are the relaxation passes' to bounce). Side neighbours count
+ * as well as supporters: a deep pile of frictionless balls presses sideways
+ * like a liquid, and the relaxation passes alone let its lower layers
+ * squeeze into each other (measured: 10,000 balls, deepest overlap 0.045 r
+ * with supporters only, 0.014 r with side neighbours too). Gaps count as they
  * were before the pushes (a speculative contact: a ball just above its
  * supporter may land on it; a gap that a push out of one neighbour opens
  * towards another is no room to fall into).
@@ -289,7 +294,7 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     }
     for (uint32_t k = 0; k < count && cs.count < BP_SUPPORT_MAX_CONSTRAINTS; k++) {
         uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
-        if (!(near[k] & BP_SUPPORTER_BIT) || !ctx->supported[l])
+        if (!ctx->supported[l])
             continue;
         double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
         held_by[cs.count] = l;
