@@ -208,6 +208,31 @@ static void midair_collision_keeps_momentum(void)
     bp_world_destroy(w);
 }
 
+/* Thirty balls poured into a V of two walls: the pile must come to rest,
+ * not buzz. Balls resting on a sloped wall count as supported, so the ones
+ * above them settle too. After 8 s nothing may move faster than
+ * 0.01 px/s (a buzzing pile keeps tens of px/s). */
+static void pile_in_a_v_comes_to_rest(void)
+{
+    bp_params p = bp_params_default();
+    p.restitution = 0.5;
+    p.friction = 0.3;
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_wall(w, (bp_wall){212.0, 520.0, 512.0, 700.0, 2.0});
+    bp_world_add_wall(w, (bp_wall){512.0, 700.0, 812.0, 520.0, 2.0});
+    for (int k = 0; k < 30; k++)
+        bp_world_add_ball(w, 380.0 + 26.0 * (k % 10), 300.0 - 30.0 * (k / 10), 0.0, 0.0,
+                          9.0 + (k % 3), 0.0);
+    for (int s = 0; s < 960; s++)
+        bp_world_step(w);
+    double fastest = 0.0;
+    for (size_t i = 0; i < w->count; i++)
+        fastest = fmax(fastest, hypot(w->vx[i], w->vy[i]));
+    printf("# V pile after 8 s: fastest ball %.3g px/s\n", fastest);
+    TAP_OK(fastest < 0.01, "a pile of 30 balls in a V comes to rest within 8 s");
+    bp_world_destroy(w);
+}
+
 /* Big enough that the worker threads really run (the solver uses them from
  * 8,192 balls on): one and two threads must give the same bits. */
 static void threads_give_identical_results(void)
@@ -251,6 +276,7 @@ int main(void)
     sleeper_wakes_when_hit();
     sleeper_never_hangs();
     midair_collision_keeps_momentum();
+    pile_in_a_v_comes_to_rest();
     threads_give_identical_results();
     return tap_done();
 }

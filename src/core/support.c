@@ -385,13 +385,17 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_
         if (world->flags[u] & BP_BALL_ASLEEP) {
             /* A sleeper does not move, but it must not hang in the air once
              * what held it up has gone. */
-            if (on_floor || on_ball)
+            if (on_floor || on_ball || (world->flags[u] & BP_BALL_GROUNDED))
                 supported[u] = 1;
             else
                 bp_world_wake(world, u);
             continue;
         }
-        if (!on_floor && !on_ball)
+        /* A ball on a sloped wall that carries it (a floor contact, see
+         * arena.h) is supported too; the wall's own contact stays the wall
+         * code's, only the arena floor gets a constraint here. */
+        bool on_wall = (world->flags[u] & BP_BALL_GROUNDED) != 0;
+        if (!on_floor && !on_ball && !on_wall)
             continue;
         settle(&ctx, u, s->near + lo, hi - lo, on_floor);
         supported[u] = 1;
