@@ -1,9 +1,9 @@
 /* The world owns every ball and wall and the parameters they live by.
  *
  * Balls live in flat arrays (structure of arrays) so that 100,000 of them
- * stream through the cache; the step may reorder them for locality, so code
- * outside the core refers to a ball by its stable id, never by index or
- * pointer. */
+ * stream through the cache; the step sorts them by grid cell (from 2,048
+ * balls on), so code outside the core refers to a ball by its stable id,
+ * never by an index or pointer kept across steps. */
 #ifndef BP_WORLD_H
 #define BP_WORLD_H
 
@@ -96,7 +96,9 @@ void bp_world_set_held(bp_world *world, uint32_t id, bool held);
 void bp_world_energy(const bp_world *world, double *kinetic, double *potential);
 
 /* Advances the world by one fixed step of 1/hz seconds. false only when
- * scratch memory could not be had (the world is then unchanged). */
+ * scratch memory could not be had: the step is then left unfinished (balls
+ * may have moved without their contacts resolved) and the caller should
+ * stop. The balls' order in the arrays may change (use ids). */
 bool bp_world_step(bp_world *world);
 
 #endif
