@@ -40,9 +40,11 @@
 #define BP_CONTACT_MARGIN 0.01
 /* The pair list also takes neighbours up to this fraction of the smallest
  * radius apart: pushes within a pass move balls into neighbours that did not
- * touch when the list was made. In a packed pile the next ring of neighbours
- * is 1.46 r further out, so this costs no extra pairs there. */
-#define BP_LIST_MARGIN_OVER_R 0.5
+ * touch when the list was made (a crowd landing fast pushed balls 5 px, and
+ * with 0.5 r the pairs they were pushed into were missing: overlaps of 2 r
+ * that never healed). In a packed pile the next ring of neighbours is 1.46 r
+ * further out, so this costs no extra pairs there. */
+#define BP_LIST_MARGIN_OVER_R 1.0
 
 /* Most position-only clean-up passes per step, and the overlap (fraction
  * of the smaller radius) they stop at. */

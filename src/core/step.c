@@ -1,6 +1,15 @@
 /* One fixed step: semi-implicit Euler (gravity, then drag), then each ball's
  * swept move through the walls and sides (arena.h), fast balls held back for
- * the ball-ball sweep (sweep.h), then ball-ball contacts (solver.h). */
+ * the ball-ball sweep (sweep.h), then ball-ball contacts (solver.h).
+ *
+ * A step in which some ball would travel more than BP_SUBSTEP_TRAVEL of its
+ * radius is split into up to BP_MAX_SUBSTEPS equal substeps. The sweep keeps
+ * a single fast ball from passing through others, but a whole crowd landing
+ * that fast on a pile drives balls deep into it before any contact is seen:
+ * the benchmark pit of 100,000 balls (landing at 4.6 radii per step at
+ * 120 Hz) kept overlaps of 2 r and sloshed for seconds; at 240 Hz it settles
+ * to 0.013 r. Substeps are decided from the world's state alone, so the
+ * step stays deterministic and the caller still sees one step of 1/hz. */
 #include <math.h>
 
 #include "arena.h"
@@ -9,20 +18,40 @@
 #include "walls.h"
 #include "world.h"
 
-bool bp_world_step(bp_world *world)
+#define BP_SUBSTEP_TRAVEL 2.5
+#define BP_MAX_SUBSTEPS 4
+
+/* How many substeps this step needs: the farthest an awake ball would go,
+ * in its own radii, over BP_SUBSTEP_TRAVEL. */
+static int substeps_for(const bp_world *world, double dt)
+{
+    double worst = 0.0; /* (speed / radius)^2 */
+    for (size_t i = 0; i < world->count; i++) {
+        if (world->flags[i] & (BP_BALL_ASLEEP | BP_BALL_HELD))
+            continue;
+        double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
+        double ratio = v2 / (world->r[i] * world->r[i]);
+        worst = ratio > worst ? ratio : worst;
+    }
+    double travel = sqrt(worst) * dt;
+    int k = (int)ceil(travel / BP_SUBSTEP_TRAVEL);
+    return k < 1 ? 1 : (k > BP_MAX_SUBSTEPS ? BP_MAX_SUBSTEPS : k);
+}
+
+static bool substep(bp_world *world, double dt)
 {
     const bp_params *p = &world->params;
-    double dt = 1.0 / p->hz;
     double dv_gravity = p->gravity * dt;
     /* Exact solution of dv/dt = -drag v over the step: the same decay per
      * second at any hz. */
     double damping = exp(-p->drag * dt);
-    double rest_speed = bp_params_rest_speed(p);
+    /* Two substeps' worth of gravity: what a resting ball gathers. */
+    double rest_speed = 2.0 * fabs(p->gravity) * dt;
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world))
         return false;
 
     /* fast: (v dt)^2 > (BP_FAST_FRACTION r)^2, as v^2 > r^2 * fast_scale. */
-    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION * p->hz * p->hz;
+    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
     double r_max = 0.0;
     bool sweeping = false;
     for (size_t i = 0; i < world->count; i++) {
@@ -51,8 +80,16 @@ bool bp_world_step(bp_world *world)
     if (sweeping)
         (void)bp_sweep_run(world, dt, r_max, rest_speed);
     world->statics->anchors_valid = world->wall_count > 0;
-    if (!bp_solver_resolve(world, rest_speed))
-        return false;
+    return bp_solver_resolve(world, rest_speed);
+}
+
+bool bp_world_step(bp_world *world)
+{
+    double dt = 1.0 / world->params.hz;
+    int k = substeps_for(world, dt);
+    for (int s = 0; s < k; s++)
+        if (!substep(world, dt / k))
+            return false;
     world->steps++;
     return true;
 }
