@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from taplib import check, done
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENE = os.path.join(HERE, "golden", "small.scene")
 GOLDEN = os.path.join(HERE, "golden", "small.frames.csv")
@@ -77,12 +79,9 @@ def main():
                             "golden: every number within 1e-6 of the checked-in dump",
                             "worst %.3g at line %s column %s: got %r want %r"
                             % ((worst,) + where) if where else ""))
-    for n, (ok, what, detail) in enumerate(results, start=1):
-        print(("ok" if ok else "not ok") + " %d - %s" % (n, what))
-        if not ok and detail:
-            print("#   " + detail.strip().replace("\n", "\n#   "))
-    print("1..%d" % len(results))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    for ok, what, detail in results:
+        check(ok, what, detail.strip())
+    return done()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from taplib import check, done
+
 SCENE = """world w=400 h=300 gravity=980
 ball x=100 y=100 r=10
 ball x=200 y=100 r=20
@@ -82,12 +84,9 @@ def main():
             results.append((p.returncode == 2 and p.stdout == "" and "--raycast" in p.stderr,
                             "raycast: bad ray %r exits 2 naming the option" % bad,
                             "status %d, stderr %r" % (p.returncode, p.stderr)))
-    for n, (ok, what, detail) in enumerate(results, start=1):
-        print(("ok" if ok else "not ok") + " %d - %s" % (n, what))
-        if not ok and detail:
-            print("#   " + detail.strip().replace("\n", "\n#   "))
-    print("1..%d" % len(results))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    for ok, what, detail in results:
+        check(ok, what, detail.strip())
+    return done()
 
 
 if __name__ == "__main__":

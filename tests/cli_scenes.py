@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from taplib import check as report, done
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENES = sorted(glob.glob(os.path.join(HERE, "..", "scenes", "*.scene")))
 TOL = 1e-6
@@ -76,12 +78,9 @@ def main():
             ok, detail = check(ballpit, scene, tmp)
             results.append((ok, "scenes: %s runs 600 steps with every ball in the arena and "
                             "clear of every wall" % os.path.basename(scene), detail))
-    for n, (ok, what, detail) in enumerate(results, start=1):
-        print(("ok" if ok else "not ok") + " %d - %s" % (n, what))
-        if not ok and detail:
-            print("#   " + detail.strip().replace("\n", "\n#   "))
-    print("1..%d" % len(results))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    for ok, what, detail in results:
+        report(ok, what, detail.strip())
+    return done()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@
 
 #include "arena.h"
 #include "collide.h"
+#include "grow.h"
 
 /* Searches for the next impact per queued ball before it just moves on. */
 #define BP_SWEEP_EVENTS 16
@@ -88,21 +89,6 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw);
 }
 
-static bool grow(void **array, size_t *capacity, size_t wanted, size_t size)
-{
-    if (wanted <= *capacity)
-        return true;
-    size_t n = *capacity ? *capacity : 64;
-    while (n < wanted)
-        n *= 2;
-    void *p = realloc(*array, n * size);
-    if (!p)
-        return false;
-    *array = p;
-    *capacity = n;
-    return true;
-}
-
 bool bp_sweep_reserve(bp_world *world)
 {
     if (!world->sweep) {
@@ -115,9 +101,9 @@ bool bp_sweep_reserve(bp_world *world)
     if (n <= sw->capacity)
         return true;
     size_t c1 = sw->capacity, c2 = c1, c3 = c1;
-    if (!grow((void **)&sw->stamp, &c1, n, sizeof(uint32_t)) ||
-        !grow((void **)&sw->time, &c2, n, sizeof(double)) ||
-        !grow((void **)&sw->state, &c3, n, sizeof(uint8_t)))
+    if (!bp_reserve((void **)&sw->stamp, &c1, n, sizeof(uint32_t)) ||
+        !bp_reserve((void **)&sw->time, &c2, n, sizeof(double)) ||
+        !bp_reserve((void **)&sw->state, &c3, n, sizeof(uint8_t)))
         return false;
     /* New slots must not look stamped. */
     memset(sw->stamp + sw->capacity, 0, (c1 - sw->capacity) * sizeof(uint32_t));
@@ -159,7 +145,7 @@ static void enqueue(bp_sweep *sw, size_t i)
 {
     if (sw->state[i] & IN_QUEUE)
         return;
-    if (!grow((void **)&sw->queue, &sw->queue_capacity, sw->queue_count + 1, sizeof(uint32_t))) {
+    if (!bp_reserve((void **)&sw->queue, &sw->queue_capacity, sw->queue_count + 1, sizeof(uint32_t))) {
         sw->failed = true;
         return;
     }
@@ -197,10 +183,10 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     size_t cells = (size_t)cols * (size_t)rows;
     if (cells > sw->cells_capacity) {
         size_t c1 = sw->cells_capacity, c2 = c1, c3 = c1, c4 = c1 * 4;
-        if (!grow((void **)&sw->head, &c1, cells, sizeof(int32_t)) ||
-            !grow((void **)&sw->mark, &c2, cells, sizeof(uint8_t)) ||
-            !grow((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)) ||
-            !grow((void **)&sw->vbox, &c4, cells * 4, sizeof(double)))
+        if (!bp_reserve((void **)&sw->head, &c1, cells, sizeof(int32_t)) ||
+            !bp_reserve((void **)&sw->mark, &c2, cells, sizeof(uint8_t)) ||
+            !bp_reserve((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&sw->vbox, &c4, cells * 4, sizeof(double)))
             return false;
         sw->cells_capacity = c1;
     }
@@ -235,7 +221,7 @@ static void note_cell(bp_sweep *sw, size_t c)
 {
     if (sw->mark[c] || sw->head[c] >= 0)
         return;
-    if (!grow((void **)&sw->touched, &sw->touched_capacity, sw->touched_count + 1,
+    if (!bp_reserve((void **)&sw->touched, &sw->touched_capacity, sw->touched_count + 1,
               sizeof(uint32_t))) {
         sw->failed = true;
         return;
@@ -257,8 +243,8 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
     b[3] = vy > b[3] ? vy : b[3];
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
-    if (!grow((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
-        !grow((void **)&sw->node_ball, &sw->ball_capacity, sw->node_count + 1,
+    if (!bp_reserve((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
+        !bp_reserve((void **)&sw->node_ball, &sw->ball_capacity, sw->node_count + 1,
               sizeof(uint32_t))) {
         sw->failed = true;
         return;

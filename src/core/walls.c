@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Motions into a surface slower than this (px over the whole move) count as
  * sliding along it: after a contact the normal speed is zero only up to
  * rounding, and such a contact must not be found again at once. */
@@ -180,21 +182,6 @@ void bp_statics_destroy(bp_statics *st)
     free(st);
 }
 
-static bool reserve(void **array, size_t *capacity, size_t wanted, size_t element_size)
-{
-    if (wanted <= *capacity)
-        return true;
-    size_t grown = *capacity ? *capacity : 16;
-    while (grown < wanted)
-        grown *= 2;
-    void *p = realloc(*array, grown * element_size);
-    if (!p)
-        return false;
-    *array = p;
-    *capacity = grown;
-    return true;
-}
-
 static int clamp_cell(double v, int n)
 {
     if (!(v >= 0.0))
@@ -235,8 +222,8 @@ static bool build(bp_statics *st, const bp_world *world)
 {
     const bp_params *p = &world->params;
     size_t n = world->wall_count;
-    if (!reserve((void **)&st->segs, &st->capacity, n, sizeof(bp_segment)) ||
-        !reserve((void **)&st->seen, &st->seen_capacity, n, sizeof(bp_wall)))
+    if (!bp_reserve((void **)&st->segs, &st->capacity, n, sizeof(bp_segment)) ||
+        !bp_reserve((void **)&st->seen, &st->seen_capacity, n, sizeof(bp_wall)))
         return false;
     for (int k = 0; k < BP_SIDES; k++)
         st->sides[k] = bp_segment_side(k, p->width, p->height);
@@ -256,7 +243,7 @@ static bool build(bp_statics *st, const bp_world *world)
     st->cols = (int)ceil(p->width / st->cell);
     st->rows = (int)ceil(p->height / st->cell);
     size_t cells = (size_t)st->cols * (size_t)st->rows;
-    if (!reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
+    if (!bp_reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
         return false;
     uint32_t *start = st->cell_start;
     memset(start, 0, (cells + 1) * sizeof(uint32_t));
@@ -264,7 +251,7 @@ static bool build(bp_statics *st, const bp_world *world)
         rasterize(st, (uint32_t)i, start, NULL);
     for (size_t c = 0; c < cells; c++)
         start[c + 1] += start[c];
-    if (!reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
+    if (!bp_reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
         return false;
     for (size_t i = 0; i < n; i++)
         rasterize(st, (uint32_t)i, start, st->items);
@@ -296,9 +283,9 @@ bool bp_statics_prepare(bp_world *world)
     st->anchors_valid = false;
     if (world->wall_count) {
         size_t n = world->count, cap_x = st->anchor_capacity, cap_y = cap_x, cap_id = cap_x;
-        if (!reserve((void **)&st->anchor_x, &cap_x, n, sizeof(double)) ||
-            !reserve((void **)&st->anchor_y, &cap_y, n, sizeof(double)) ||
-            !reserve((void **)&st->anchor_id, &cap_id, n, sizeof(uint32_t)))
+        if (!bp_reserve((void **)&st->anchor_x, &cap_x, n, sizeof(double)) ||
+            !bp_reserve((void **)&st->anchor_y, &cap_y, n, sizeof(double)) ||
+            !bp_reserve((void **)&st->anchor_id, &cap_id, n, sizeof(uint32_t)))
             return false;
         st->anchor_capacity = cap_x;
     }
