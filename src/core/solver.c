@@ -380,7 +380,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
         relax_pass(solver, world, rest_speed, pass % 2 == 1);
     if (gravity) {
-        if (!bp_support_pass(&solver->support, world, bp->pairs, bp->pair_count))
+        if (!bp_support_pass(&solver->support, world, bp->pairs, bp->pair_count, r_min))
             return false;
         contain_all(solver, world, rest_speed, false);
         for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)

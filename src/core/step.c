@@ -47,8 +47,7 @@ static bool substep(bp_world *world, double dt)
     double damping = exp(-p->drag * dt);
     /* Two substeps' worth of gravity: what a resting ball gathers. */
     double rest_speed = 2.0 * fabs(p->gravity) * dt;
-    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world))
-        return false;
+    world->statics->anchors_valid = false; /* set again once every ball moved */
 
     /* fast: (v dt)^2 > (BP_FAST_FRACTION r)^2, as v^2 > r^2 * fast_scale. */
     double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
@@ -87,6 +86,9 @@ bool bp_world_step(bp_world *world)
 {
     double dt = 1.0 / world->params.hz;
     int k = substeps_for(world, dt);
+    /* Walls and ball count do not change within a step: prepare once. */
+    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world))
+        return false;
     for (int s = 0; s < k; s++)
         if (!substep(world, dt / k))
             return false;

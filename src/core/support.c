@@ -342,15 +342,13 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     closest_velocity(&cs, &world->vx[u], &world->vy[u]);
 }
 
-bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_t pair_count)
+bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_t pair_count,
+                     double r_min)
 {
     size_t n = world->count;
     if (n == 0 || world->params.gravity == 0.0)
         return true;
     double up_y = world->params.gravity > 0.0 ? -1.0 : 1.0;
-    double r_min = INFINITY;
-    for (size_t i = 0; i < n; i++)
-        r_min = min_d(r_min, world->r[i]);
     double margin = BP_SUPPORT_MARGIN_OVER_R * r_min;
     /* A support contact rises at least 2 r_min BP_SUPPORT_MIN_UP; bins
      * smaller than that put every supporter in an earlier bin. */

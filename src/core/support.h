@@ -24,8 +24,9 @@ void bp_support_free(bp_support *support);
 
 /* Makes every ball that rests on a supported ball stop sinking into it:
  * positions pushed out, approach velocity removed, bottom-up. Pairs are the
- * broad phase's candidates. false on allocation failure. */
+ * broad phase's candidates; r_min the smallest ball radius, px. false on
+ * allocation failure. */
 bool bp_support_pass(bp_support *support, bp_world *world, const bp_pair *pairs,
-                     size_t pair_count);
+                     size_t pair_count, double r_min);
 
 #endif
