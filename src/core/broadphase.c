@@ -21,6 +21,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->cell_start);
     free(bp->items);
     free(bp->ball_cell);
+    free(bp->cell_awake);
     free(bp->pairs);
     *bp = (bp_broadphase){0};
 }
@@ -57,7 +58,18 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     if (bp->rows < 1)
         bp->rows = 1;
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
-    return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1, sizeof(uint32_t));
+    return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1,
+                      sizeof(uint32_t)) &&
+           bp_reserve((void **)&bp->cell_awake, &bp->cell_awake_capacity, cells + 1,
+                      sizeof(uint8_t));
+}
+
+static inline uint32_t cell_of(const bp_broadphase *bp, double x, double y)
+{
+    double inv_cell = 1.0 / bp->cell;
+    int cx = clamp_index(x * inv_cell, bp->cols);
+    int cy = clamp_index(y * inv_cell, bp->rows);
+    return (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
 }
 
 static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
@@ -69,15 +81,14 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
 
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
     uint32_t *start = bp->cell_start;
-    for (size_t c = 0; c <= cells; c++)
-        start[c] = 0;
-    double inv_cell = 1.0 / bp->cell;
+    uint8_t *awake = bp->cell_awake;
+    memset(start, 0, (cells + 1) * sizeof *start);
+    memset(awake, 0, cells + 1);
     for (size_t i = 0; i < n; i++) {
-        int cx = clamp_index(world->x[i] * inv_cell, bp->cols);
-        int cy = clamp_index(world->y[i] * inv_cell, bp->rows);
-        uint32_t c = (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
+        uint32_t c = cell_of(bp, world->x[i], world->y[i]);
         bp->ball_cell[i] = c;
         start[c + 1]++;
+        awake[c] |= !(world->flags[i] & BP_BALL_ASLEEP);
     }
     for (size_t c = 0; c < cells; c++)
         start[c + 1] += start[c];
@@ -105,6 +116,34 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
     double dy = world->y[b] - world->y[a];
     double reach = world->r[a] + world->r[b] + margin;
     return dx * dx + dy * dy < reach * reach;
+}
+
+void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world)
+{
+    for (size_t i = 0; i < world->count; i++)
+        if (!(world->flags[i] & BP_BALL_ASLEEP))
+            bp->cell_awake[cell_of(bp, world->x[i], world->y[i])] = 1;
+}
+
+size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
+                           double margin, uint32_t *out, size_t max)
+{
+    double inv_cell = 1.0 / bp->cell;
+    int cx = clamp_index(world->x[i] * inv_cell, bp->cols);
+    int cy = clamp_index(world->y[i] * inv_cell, bp->rows);
+    size_t found = 0;
+    for (int y = cy - 1; y <= cy + 1; y++)
+        for (int x = cx - 1; x <= cx + 1; x++) {
+            if (x < 0 || x >= bp->cols || y < 0 || y >= bp->rows)
+                continue;
+            size_t c = (size_t)y * (size_t)bp->cols + (size_t)x;
+            for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
+                uint32_t j = bp->items[s];
+                if (j != i && found < max && near(world, i, j, margin))
+                    out[found++] = j;
+            }
+        }
+    return found;
 }
 
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin)
@@ -136,6 +175,10 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     int first_row = floor_at_bottom ? rows - 1 : 0;
     int ahead = floor_at_bottom ? -1 : 1;
     const uint32_t *start = bp->cell_start, *items = bp->items;
+    const uint8_t *flags = world->flags, *cell_awake = bp->cell_awake;
+    /* With awake_pairs_only, a pair needs a ball that is not asleep: skip
+     * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
+    const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
     /* Half of the 8 neighbours, so each pair is found once. */
     static const int offsets[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 
@@ -145,19 +188,36 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
         int ny = cy + ahead;
         for (int cx = x0; cx < x1; cx++) {
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
+            size_t neighbour[4];
+            int neighbours = 0;
+            bool any_awake = cell_awake[c];
+            for (int o = 0; o < 4; o++) {
+                int x = cx + offsets[o][0];
+                int y = offsets[o][1] ? ny : cy;
+                if (x < 0 || x >= cols || y < 0 || y >= rows)
+                    continue;
+                size_t d = (size_t)y * (size_t)cols + (size_t)x;
+                if (start[d] == start[d + 1])
+                    continue;
+                any_awake |= cell_awake[d];
+                neighbour[neighbours++] = d;
+            }
+            if (skip && !any_awake)
+                continue; /* a block of sleepers */
             for (uint32_t s = start[c]; s < start[c + 1]; s++) {
                 uint32_t a = items[s];
+                uint8_t a_skip = flags[a] & skip;
                 for (uint32_t t = s + 1; t < start[c + 1]; t++)
-                    if (near(world, a, items[t], margin) && !push_pair(list, a, items[t]))
+                    if (!(a_skip & flags[items[t]]) && near(world, a, items[t], margin) &&
+                        !push_pair(list, a, items[t]))
                         return false;
-                for (int o = 0; o < 4; o++) {
-                    int x = cx + offsets[o][0];
-                    int y = offsets[o][1] ? ny : cy;
-                    if (x < 0 || x >= cols || y < 0 || y >= rows)
+                for (int o = 0; o < neighbours; o++) {
+                    size_t d = neighbour[o];
+                    if (a_skip && !cell_awake[d])
                         continue;
-                    size_t d = (size_t)y * (size_t)cols + (size_t)x;
                     for (uint32_t u = start[d]; u < start[d + 1]; u++)
-                        if (near(world, a, items[u], margin) && !push_pair(list, a, items[u]))
+                        if (!(a_skip & flags[items[u]]) && near(world, a, items[u], margin) &&
+                            !push_pair(list, a, items[u]))
                             return false;
                 }
             }

@@ -20,7 +20,13 @@ typedef struct bp_broadphase {
     uint32_t *cell_start;     /* cols*rows + 1 offsets into items */
     uint32_t *items;          /* ball indices ordered by cell */
     uint32_t *ball_cell;      /* cell of each ball */
-    size_t cells_capacity, items_capacity, ball_cell_capacity;
+    uint8_t *cell_awake;      /* per cell: holds a ball that is not asleep */
+    size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
+
+    /* Leave out pairs of two sleepers. Neither moves, so the solver has
+     * nothing to do between them, and a settled pile then costs the pairing
+     * next to nothing. Off for callers that want every pair. */
+    bool awake_pairs_only;
 
     bp_pair *pairs;           /* candidate contacts, in strip order (below) */
     size_t pair_count, pair_capacity;
@@ -54,5 +60,16 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
 bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin);
 bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
                          bp_workers *workers);
+
+/* After balls woke up between sorting and pairing: marks their cells as
+ * holding a ball awake, so that pairing again lists their pairs with
+ * sleepers. */
+void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world);
+
+/* Writes up to max neighbours of ball i (balls whose surface is closer than
+ * margin, at most the margin given to the sort) into out; returns how many.
+ * Reads the grid as sorted: valid until a ball moves to another cell. */
+size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
+                           double margin, uint32_t *out, size_t max);
 
 #endif

@@ -182,6 +182,9 @@ static void set_param(bp_session *s, bp_input_param param, double value)
         p->friction = value;
     else
         p->drag = value;
+    /* Balls fell asleep under the old rules; under the new ones (gravity
+     * turned round, say) they may not rest at all. */
+    bp_world_wake_all(s->world);
 }
 
 int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)

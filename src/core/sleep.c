@@ -26,9 +26,10 @@ bp_sleep_rules bp_sleep_rules_for(const bp_params *params)
     };
 }
 
-void bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
-                              const bp_sleep_rules *rules)
+size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
+                                const bp_sleep_rules *rules)
 {
+    size_t woken = 0;
     const uint8_t *flags = world->flags;
     for (size_t k = 0; k < pair_count; k++) {
         uint32_t a = pairs[k].a, b = pairs[k].b;
@@ -46,6 +47,7 @@ void bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair
             if (pressed) {
                 bp_world_wake(world, a);
                 bp_world_wake(world, b);
+                woken += 2;
             }
             continue;
         }
@@ -57,9 +59,12 @@ void bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair
         double closing = d2 > 0.0 ? -sign * (world->vx[other] * dx + world->vy[other] * dy) / sqrt(d2)
                                   : 0.0;
         if (pressed || closing > rules->wake_speed ||
-            ((flags[other] & BP_BALL_HELD) && overlapping))
+            ((flags[other] & BP_BALL_HELD) && overlapping)) {
             bp_world_wake(world, sleeper);
+            woken++;
+        }
     }
+    return woken;
 }
 
 void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_sleep_rules *rules)

@@ -24,9 +24,10 @@ bp_sleep_rules bp_sleep_rules_for(const bp_params *params);
 /* Wakes every sleeper that an awake ball approaches faster than the wake
  * speed or presses into deeper than the wake overlap, or that a held ball
  * overlaps; and both of two sleepers pressed into each other. A frozen ball
- * must not stay where the balls around it cannot fit. */
-void bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
-                              const bp_sleep_rules *rules);
+ * must not stay where the balls around it cannot fit. Returns how many
+ * woke. */
+size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
+                                const bp_sleep_rules *rules);
 
 /* After the step: counts the calm steps of supported balls (supported[i] as
  * the supported pass left it) and puts the ones calm for long enough to

@@ -25,6 +25,7 @@
 #include "arena.h"
 #include "broadphase.h"
 #include "collide.h"
+#include "grow.h"
 #include "sleep.h"
 #include "support.h"
 #include "walls.h"
@@ -59,10 +60,9 @@
 struct bp_solver {
     bp_broadphase broadphase;
     bp_support support;
-    bp_pair *active; /* pairs with at least one ball awake */
-    size_t active_count, active_capacity;
-    size_t *active_first; /* per strip slot, as in the broad phase */
-    size_t active_first_capacity;
+    uint8_t *moved_in_pass; /* per ball: the clean-up pass that last pushed it */
+    uint32_t *moved;        /* the balls one clean-up pass pushed */
+    size_t moved_in_pass_capacity, moved_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
 };
 
@@ -77,8 +77,8 @@ void bp_solver_destroy(bp_solver *solver)
         return;
     bp_broadphase_free(&solver->broadphase);
     bp_support_free(&solver->support);
-    free(solver->active);
-    free(solver->active_first);
+    free(solver->moved_in_pass);
+    free(solver->moved);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -148,14 +148,13 @@ static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
 /* Puts every ball in [from, to) that reaches a side back inside. Most balls
  * are nowhere near one, and the test for that is cheaper than the full
  * response. */
-static void contain_range(bp_world *world, double rest_speed, size_t from, size_t to,
-                          bool sleepers_too)
+static void contain_range(bp_world *world, double rest_speed, size_t from, size_t to)
 {
     const double w = world->params.width, h = world->params.height;
     const bool walls = world->wall_count > 0;
     for (size_t i = from; i < to; i++) {
         double r = world->r[i];
-        if ((world->flags[i] & BP_BALL_ASLEEP) && !sleepers_too)
+        if (world->flags[i] & BP_BALL_ASLEEP)
             continue;
         if (walls || world->x[i] - r <= 0.0 || world->x[i] + r >= w || world->y[i] - r <= 0.0 ||
             world->y[i] + r >= h)
@@ -171,7 +170,6 @@ typedef struct pass_job {
     int slot_begin, slot_end; /* the slots of one parity */
     bool backwards;
     double rest_speed;
-    bool sleepers_too; /* contain sleepers as well (they were pushed) */
 } pass_job;
 
 static void relax_slots(void *context, int worker, int workers)
@@ -199,13 +197,12 @@ static void contain_share(void *context, int worker, int workers)
     size_t from = chunk * (size_t)worker;
     size_t to = from + chunk < n ? from + chunk : n;
     if (from < to)
-        contain_range(job->world, job->rest_speed, from, to, job->sleepers_too);
+        contain_range(job->world, job->rest_speed, from, to);
 }
 
-static void contain_all(bp_solver *solver, bp_world *world, double rest_speed,
-                        bool sleepers_too)
+static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
 {
-    pass_job job = {.world = world, .rest_speed = rest_speed, .sleepers_too = sleepers_too};
+    pass_job job = {.world = world, .rest_speed = rest_speed};
     bp_workers_run(solver->workers, contain_share, &job);
 }
 
@@ -217,15 +214,15 @@ static void contain_all(bp_solver *solver, bp_world *world, double rest_speed,
 static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
 {
     int even = solver->broadphase.even_strips, all = solver->broadphase.strips;
-    pass_job job = {world, solver->active, solver->active_first, 0, 0, backwards, rest_speed,
-                    false};
+    pass_job job = {world, solver->broadphase.pairs, solver->broadphase.strip_first, 0, 0,
+                    backwards, rest_speed};
     for (int phase = 0; phase < 2; phase++) {
         bool evens = (phase == 0) != backwards;
         job.slot_begin = evens ? 0 : even;
         job.slot_end = evens ? even : all;
         bp_workers_run(solver->workers, relax_slots, &job);
     }
-    contain_all(solver, world, rest_speed, false);
+    contain_all(solver, world, rest_speed);
 }
 
 /* The walls keep, per ball index, where each ball ended its swept move (so
@@ -250,82 +247,97 @@ static void permute_anchors(bp_world *world, const uint32_t *order)
     memcpy(st->anchor_id, scratch_id, n * sizeof(uint32_t));
 }
 
-/* Two sleepers have nothing to resolve between them. The active pairs keep
- * the broad phase's strip slots. */
-static bool select_active_pairs(bp_solver *solver, const bp_world *world)
+/* Pushes the pair apart by its whole overlap, split by inverse mass; true
+ * if it did. *deep tells whether the overlap was deeper than
+ * BP_CLEANUP_OVER_R of the smaller radius: then a sleeper in the pair wakes
+ * and gives way too. A ball wedged between sleepers that never give stays
+ * pressed into them for good, and sleepers that gave without waking would
+ * be pushed into other sleepers, where no pass looks. */
+static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
 {
-    const bp_broadphase *bp = &solver->broadphase;
-    if (bp->pair_count > solver->active_capacity) {
-        size_t capacity = bp->pair_capacity;
-        bp_pair *p = realloc(solver->active, capacity * sizeof *p);
-        if (!p)
-            return false;
-        solver->active = p;
-        solver->active_capacity = capacity;
+    uint32_t a = pair.a, b = pair.b;
+    double *x = world->x, *y = world->y;
+    const double *r = world->r, *inv_mass = world->inv_mass;
+    double dx = x[b] - x[a], dy = y[b] - y[a];
+    double reach = r[a] + r[b];
+    double d2 = dx * dx + dy * dy;
+    *deep = false;
+    if (d2 >= reach * reach || !(d2 > 1e-24))
+        return false;
+    double d = sqrt(d2);
+    double overlap = reach - d;
+    double smaller = r[a] < r[b] ? r[a] : r[b];
+    *deep = overlap > BP_CLEANUP_OVER_R * smaller;
+    if (*deep) {
+        bp_world_wake(world, a);
+        bp_world_wake(world, b);
     }
-    if ((size_t)bp->strips + 1 > solver->active_first_capacity) {
-        size_t capacity = (size_t)bp->strips + 1;
-        size_t *p = realloc(solver->active_first, capacity * sizeof *p);
-        if (!p)
-            return false;
-        solver->active_first = p;
-        solver->active_first_capacity = capacity;
-    }
-    size_t count = 0;
-    for (int j = 0; j < bp->strips; j++) {
-        solver->active_first[j] = count;
-        for (size_t k = bp->strip_first[j]; k < bp->strip_first[j + 1]; k++) {
-            bp_pair pair = bp->pairs[k];
-            if (!(world->flags[pair.a] & world->flags[pair.b] & BP_BALL_ASLEEP))
-                solver->active[count++] = pair;
-        }
-    }
-    solver->active_first[bp->strips] = count;
-    solver->active_count = count;
+    double inv_a = inv_mass[a], inv_b = inv_mass[b];
+    if (inv_a + inv_b <= 0.0)
+        return false;
+    double share = overlap / (inv_a + inv_b) / d;
+    x[a] -= dx * share * inv_a;
+    y[a] -= dy * share * inv_a;
+    x[b] += dx * share * inv_b;
+    y[b] += dy * share * inv_b;
     return true;
 }
 
-/* Position-only passes over every listed pair, sleepers included (with
- * their true masses: a tiny push does not wake them), until no pair
- * overlaps by more than BP_CLEANUP_OVER_R of the smaller radius or the
- * budget is spent. The velocity passes leave a few contacts pressed in
- * where chains of balls wedge against each other or against sleepers; a
- * resting pile should not show them. Sequential and in list order, so the
- * result does not depend on the workers. */
-static void cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed)
+#define BP_NEVER_MOVED UINT8_MAX
+
+/* Position-only passes until no pair overlaps by more than
+ * BP_CLEANUP_OVER_R of the smaller radius or the budget is spent. The
+ * velocity passes leave a few contacts pressed in where chains of balls
+ * wedge against each other or against sleepers; a resting pile should not
+ * show them. Sequential and in list order, so the result does not depend on
+ * the workers.
+ *
+ * Most pairs are apart and stay apart: a pass after the first looks only at
+ * pairs with a ball pushed since the pair was last looked at (in this pass
+ * or the one before), and puts back inside only the balls it pushed. That
+ * gives exactly what walking every pair would, for a fraction of the work. */
+static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed)
 {
     const bp_pair *pairs = solver->broadphase.pairs;
-    size_t n = solver->broadphase.pair_count;
-    double *x = world->x, *y = world->y;
-    const double *r = world->r, *mass = world->mass;
-    const uint8_t *flags = world->flags;
+    size_t pair_count = solver->broadphase.pair_count, balls = world->count;
+    if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
+                    sizeof(uint8_t)) ||
+        !bp_reserve((void **)&solver->moved, &solver->moved_capacity, balls + 1,
+                    sizeof(uint32_t)))
+        return false;
+    uint8_t *moved_in_pass = solver->moved_in_pass;
+    uint32_t *moved = solver->moved;
+    memset(moved_in_pass, BP_NEVER_MOVED, balls);
     for (int pass = 0; pass < BP_CLEANUP_PASSES; pass++) {
-        bool deep = false;
-        for (size_t k = 0; k < n; k++) {
+        bool any_deep = false;
+        size_t moved_count = 0;
+        for (size_t k = 0; k < pair_count; k++) {
             uint32_t a = pairs[k].a, b = pairs[k].b;
-            double dx = x[b] - x[a], dy = y[b] - y[a];
-            double reach = r[a] + r[b];
-            double d2 = dx * dx + dy * dy;
-            if (d2 >= reach * reach || !(d2 > 1e-24))
-                continue;
-            double inv_a = (flags[a] & BP_BALL_HELD) ? 0.0 : 1.0 / mass[a];
-            double inv_b = (flags[b] & BP_BALL_HELD) ? 0.0 : 1.0 / mass[b];
-            if (inv_a + inv_b <= 0.0)
-                continue;
-            double d = sqrt(d2);
-            double overlap = reach - d;
-            double smaller = r[a] < r[b] ? r[a] : r[b];
-            deep |= overlap > BP_CLEANUP_OVER_R * smaller;
-            double share = overlap / (inv_a + inv_b) / d;
-            x[a] -= dx * share * inv_a;
-            y[a] -= dy * share * inv_a;
-            x[b] += dx * share * inv_b;
-            y[b] += dy * share * inv_b;
+            if (pass > 0) {
+                int last = moved_in_pass[a] != BP_NEVER_MOVED ? moved_in_pass[a] : -2;
+                int last_b = moved_in_pass[b] != BP_NEVER_MOVED ? moved_in_pass[b] : -2;
+                if ((last > last_b ? last : last_b) < pass - 1)
+                    continue;
+            }
+            bool deep;
+            if (separate(world, pairs[k], &deep)) {
+                uint32_t both[2] = {a, b};
+                for (int e = 0; e < 2; e++)
+                    if (world->inv_mass[both[e]] > 0.0 && moved_in_pass[both[e]] != pass) {
+                        moved_in_pass[both[e]] = (uint8_t)pass;
+                        moved[moved_count++] = both[e];
+                    }
+            }
+            any_deep |= deep;
         }
-        contain_all(solver, world, rest_speed, true);
-        if (!deep)
+        /* The balls not pushed are still where the last pass put them:
+         * inside. */
+        for (size_t k = 0; k < moved_count; k++)
+            bp_arena_contain(world, moved[k], rest_speed);
+        if (!any_deep)
             break;
     }
+    return true;
 }
 
 /* Worker threads, once the world asks for more than one and is big enough
@@ -346,6 +358,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
 {
     bp_solver *solver = world->solver;
     bp_broadphase *bp = &solver->broadphase;
+    bp->awake_pairs_only = true;
     update_workers(solver, world);
     double r_min = INFINITY;
     for (size_t i = 0; i < world->count; i++)
@@ -372,20 +385,24 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
      * pass which balls stand on the floor. */
     bool gravity = world->params.gravity != 0.0;
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
-    if (gravity)
-        bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules);
-    if (!select_active_pairs(solver, world))
-        return false;
+    /* A sleeper woken now moves in the passes below: it needs its pairs
+     * with the sleepers around it, which the list left out. */
+    if (gravity && bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules) > 0) {
+        bp_broadphase_mark_awake(bp, world);
+        if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers))
+            return false;
+    }
 
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
         relax_pass(solver, world, rest_speed, pass % 2 == 1);
     if (gravity) {
-        if (!bp_support_pass(&solver->support, world, bp->pairs, bp->pair_count, r_min))
+        if (!bp_support_pass(&solver->support, world, bp, r_min))
             return false;
-        contain_all(solver, world, rest_speed, false);
+        contain_all(solver, world, rest_speed);
         for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
             relax_pass(solver, world, rest_speed, pass % 2 == 1);
-        cleanup_overlaps(solver, world, rest_speed);
+        if (!cleanup_overlaps(solver, world, rest_speed))
+            return false;
         bp_sleep_update(world, solver->support.supported, &rules);
     }
     return true;

@@ -88,16 +88,32 @@ static inline double height_of(const bp_world *world, size_t i, double up_y)
     return up_y < 0.0 ? world->params.height - world->y[i] : world->y[i];
 }
 
-static void sort_by_height(bp_support *s, const bp_world *world, double up_y, double bin,
-                           size_t bins)
+/* Counting sort by height of the balls the pass has to visit: every ball
+ * awake and every sleeper in a listed pair (one next to a ball awake). The
+ * other sleepers rest among sleepers only: nothing under them changed, so
+ * they stay as they are, supported, and cost nothing. */
+static size_t sort_by_height(bp_support *s, const bp_world *world, const bp_pair *pairs,
+                             size_t pair_count, double up_y, double bin, size_t bins)
 {
     size_t n = world->count;
+    uint8_t *visit = s->supported; /* free until the visit: marks who is visited */
+    for (size_t i = 0; i < n; i++)
+        visit[i] = !(world->flags[i] & BP_BALL_ASLEEP);
+    for (size_t k = 0; k < pair_count; k++) {
+        visit[pairs[k].a] = 1;
+        visit[pairs[k].b] = 1;
+    }
     uint32_t *start = s->bin_start;
     for (size_t b = 0; b <= bins; b++)
         start[b] = 0;
     double inv_bin = 1.0 / bin;
-    /* first[] is free until the neighbour lists are built: it holds bins. */
+    /* first[] is free until the neighbour lists are built: it holds bins
+     * (UINT32_MAX: not visited). */
     for (size_t i = 0; i < n; i++) {
+        if (!visit[i]) {
+            s->first[i] = UINT32_MAX;
+            continue;
+        }
         double h = height_of(world, i, up_y) * inv_bin;
         size_t b = h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
         s->first[i] = (uint32_t)b;
@@ -106,7 +122,9 @@ static void sort_by_height(bp_support *s, const bp_world *world, double up_y, do
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
     for (size_t i = 0; i < n; i++)
-        s->order[start[s->first[i]]++] = (uint32_t)i;
+        if (s->first[i] != UINT32_MAX)
+            s->order[start[s->first[i]]++] = (uint32_t)i;
+    return start[bins];
 }
 
 /* 0 if a and b are further apart than margin, else 1, with the supporter
@@ -158,6 +176,36 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
     for (size_t i = n; i > 0; i--)
         first[i] = first[i - 1];
     first[0] = 0;
+}
+
+/* Whether sleeper u, listed with the balls awake in near[0 .. count), has
+ * lost what held it up: one of them is under it and unsupported, and no
+ * sleeper under it still stands (those are not listed: the grid has them). */
+static bool lost_support(const bp_world *world, const bp_broadphase *bp, const uint8_t *supported,
+                         uint32_t u, const uint32_t *near, uint32_t count, double up_y,
+                         double margin)
+{
+    bool falling = false;
+    for (uint32_t j = 0; j < count; j++) {
+        uint32_t l = near[j] & ~BP_SUPPORTER_BIT;
+        if (near[j] & BP_SUPPORTER_BIT) {
+            if (supported[l])
+                return false;
+            falling = true;
+        }
+    }
+    if (!falling)
+        return false;
+    uint32_t around[32];
+    size_t found = bp_broadphase_query(bp, world, u, margin, around, 32);
+    for (size_t k = 0; k < found; k++) {
+        uint32_t l = around[k], u_entry, l_entry;
+        if ((world->flags[l] & BP_BALL_ASLEEP) && supported[l] &&
+            touching(world, l, u, margin, up_y, &l_entry, &u_entry) &&
+            (u_entry & BP_SUPPORTER_BIT))
+            return false;
+    }
+    return true;
 }
 
 /* Pushes ball u out of an overlap with the settled ball l. */
@@ -342,9 +390,10 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     closest_velocity(&cs, &world->vx[u], &world->vy[u]);
 }
 
-bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_t pair_count,
-                     double r_min)
+bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min)
 {
+    const bp_pair *pairs = bp->pairs;
+    size_t pair_count = bp->pair_count;
     size_t n = world->count;
     if (n == 0 || world->params.gravity == 0.0)
         return true;
@@ -360,16 +409,29 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_
     if (!reserve_all(s, n, bins, pair_count))
         return false;
 
-    sort_by_height(s, world, up_y, bin, bins);
+    size_t visits = sort_by_height(s, world, pairs, pair_count, up_y, bin, bins);
     build_neighbours(s, world, pairs, pair_count, up_y, margin);
     uint8_t *supported = s->supported;
     for (size_t i = 0; i < n; i++)
-        supported[i] = (world->flags[i] & BP_BALL_HELD) != 0;
+        supported[i] = (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP)) != 0;
 
     settle_context ctx = {world, bp_params_rest_speed(&world->params), supported, up_y,
                           1.0 / world->params.hz};
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
+        if (world->flags[u] & BP_BALL_ASLEEP) {
+            /* A sleeper does not move, but it must not hang in the air once
+             * what held it up goes. Only balls awake are listed with it: a
+             * sleeper is woken when one of them was under it and now lacks
+             * support itself (its sleeping supporters cannot have gone). */
+            if (!(world->flags[u] & BP_BALL_GROUNDED) &&
+                lost_support(world, bp, supported, u, s->near + s->first[u],
+                             s->first[u + 1] - s->first[u], up_y, margin)) {
+                bp_world_wake(world, u);
+                supported[u] = 0;
+            }
+            continue;
+        }
         if (supported[u])
             continue;
         double floor_gap = up_y < 0.0 ? world->params.height - world->r[u] - world->y[u]
@@ -380,15 +442,6 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_pair *pairs, size_
         for (uint32_t j = lo; j < hi && !on_ball; j++)
             on_ball = (s->near[j] & BP_SUPPORTER_BIT) &&
                       supported[s->near[j] & ~BP_SUPPORTER_BIT];
-        if (world->flags[u] & BP_BALL_ASLEEP) {
-            /* A sleeper does not move, but it must not hang in the air once
-             * what held it up has gone. */
-            if (on_floor || on_ball || (world->flags[u] & BP_BALL_GROUNDED))
-                supported[u] = 1;
-            else
-                bp_world_wake(world, u);
-            continue;
-        }
         /* A ball on a sloped wall that carries it (a floor contact, see
          * arena.h) is supported too; the wall's own contact stays the wall
          * code's, only the arena floor gets a constraint here. */

@@ -23,10 +23,11 @@ typedef struct bp_support {
 void bp_support_free(bp_support *support);
 
 /* Makes every ball that rests on a supported ball stop sinking into it:
- * positions pushed out, approach velocity removed, bottom-up. Pairs are the
- * broad phase's candidates; r_min the smallest ball radius, px. false on
+ * positions pushed out, approach velocity removed, bottom-up. The pairs are
+ * the broad phase's candidates (pairs of two sleepers left out), its grid
+ * as sorted for this step; r_min the smallest ball radius, px. false on
  * allocation failure. */
-bool bp_support_pass(bp_support *support, bp_world *world, const bp_pair *pairs,
-                     size_t pair_count, double r_min);
+bool bp_support_pass(bp_support *support, bp_world *world, const bp_broadphase *bp,
+                     double r_min);
 
 #endif

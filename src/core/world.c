@@ -137,11 +137,23 @@ static void move_ball(bp_world *world, size_t to, size_t from)
     world->index_of_id[world->id[to]] = (int32_t)to;
 }
 
+/* A sleeper this close (a fraction of its radius) to a removed ball counts
+ * as touching it. */
+#define BP_WAKE_MARGIN_OVER_R 0.25
+
 bool bp_world_remove_ball(bp_world *world, uint32_t id)
 {
     int64_t index = bp_world_index_of(world, id);
     if (index < 0)
         return false;
+    /* The solver only looks at sleepers next to balls awake: one resting on
+     * this ball would never notice it went. */
+    for (size_t i = 0; i < world->count; i++) {
+        double dx = world->x[i] - world->x[index], dy = world->y[i] - world->y[index];
+        double reach = world->r[i] + world->r[index] + BP_WAKE_MARGIN_OVER_R * world->r[i];
+        if (dx * dx + dy * dy < reach * reach)
+            bp_world_wake(world, i);
+    }
     size_t last = world->count - 1;
     /* Shift rather than swap so that the relative order of the others, and
      * with it every later step, stays the same as in a world that never had
@@ -162,6 +174,7 @@ bool bp_world_add_wall(bp_world *world, bp_wall wall)
         world->wall_capacity = capacity;
     }
     world->walls[world->wall_count++] = wall;
+    bp_world_wake_all(world);
     return true;
 }
 
@@ -213,6 +226,12 @@ void bp_world_wake(bp_world *world, size_t i)
     world->flags[i] &= (uint8_t)~BP_BALL_ASLEEP;
     if (!(world->flags[i] & BP_BALL_HELD))
         world->inv_mass[i] = 1.0 / world->mass[i];
+}
+
+void bp_world_wake_all(bp_world *world)
+{
+    for (size_t i = 0; i < world->count; i++)
+        bp_world_wake(world, i);
 }
 
 void bp_world_set_held(bp_world *world, uint32_t id, bool held)

@@ -72,12 +72,14 @@ void bp_world_destroy(bp_world *world);
  * the default, proportional to the area (r^2). */
 int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double vy, double r,
                           double mass);
-/* Removes the ball with this id; false if there is none. */
+/* Removes the ball with this id; false if there is none. Sleepers that
+ * touched it wake: what it held up must fall. */
 bool bp_world_remove_ball(bp_world *world, uint32_t id);
 /* Index of the ball with this id, or -1. */
 int64_t bp_world_index_of(const bp_world *world, uint32_t id);
 
-/* Adds a static wall; false when memory runs out. */
+/* Adds a static wall; false when memory runs out. Every sleeper wakes:
+ * the wall may cut through them. */
 bool bp_world_add_wall(bp_world *world, bp_wall wall);
 
 /* Permutes the balls so that new index k holds the ball at old index
@@ -87,6 +89,9 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order);
 
 /* Wakes the ball at index i if it sleeps. */
 void bp_world_wake(bp_world *world, size_t i);
+/* Wakes every ball: for a change of the rules (gravity, walls) under which
+ * they fell asleep. */
+void bp_world_wake_all(bp_world *world);
 
 /* Marks a ball as held (infinite mass, no gravity) or lets it go. */
 void bp_world_set_held(bp_world *world, uint32_t id, bool held);
