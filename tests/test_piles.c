@@ -81,6 +81,51 @@ static void deep_pile_is_firm_and_still(void)
     bp_world_destroy(w);
 }
 
+/* Whether sleeper i stands on something: the floor, or a ball under it
+ * (contact normal steeper than 6 degrees), within the supported pass's
+ * reach of a quarter radius (a ball in mid-air is a whole fall away). */
+static bool stands_on_something(const bp_world *w, size_t i)
+{
+    double reach = 0.25 * w->r[i];
+    if (w->y[i] + w->r[i] > w->params.height - reach)
+        return true;
+    for (size_t j = 0; j < w->count; j++) {
+        double dx = w->x[i] - w->x[j], dy = w->y[j] - w->y[i]; /* dy > 0: j is lower */
+        double d = hypot(dx, dy);
+        if (j != i && d < w->r[i] + w->r[j] + reach && dy > 0.1 * d)
+            return true;
+    }
+    return false;
+}
+
+/* The pit of 1,000 balls, 10 s: a settled pile must go to sleep (balls
+ * jammed between others included: the position passes undo their
+ * velocities every step, and they rest all the same), and every sleeper
+ * must stand on something. Checked over three seeds. */
+static void settled_pit_sleeps_on_support(void)
+{
+    const uint64_t n = 1000;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        bp_params p = bp_pit_params(n);
+        bp_world *w = bp_world_create(&p);
+        bp_spawn_pit(w, n, seed);
+        for (int s = 0; s < 1200; s++)
+            bp_world_step(w);
+        size_t asleep = 0, hanging = 0;
+        for (size_t i = 0; i < w->count; i++) {
+            if (!(w->flags[i] & BP_BALL_ASLEEP))
+                continue;
+            asleep++;
+            hanging += !stands_on_something(w, i);
+        }
+        printf("# seed %llu: %zu of %llu asleep after 10 s, %zu hanging\n",
+               (unsigned long long)seed, asleep, (unsigned long long)n, hanging);
+        TAP_OK(asleep >= 0.98 * (double)n, "pit of 1,000 balls: 98 percent asleep after 10 s");
+        TAP_OK(hanging == 0, "pit of 1,000 balls: every sleeper stands on something");
+        bp_world_destroy(w);
+    }
+}
+
 /* A column of 30 balls in a shaft one ball wide: the floor must carry the
  * whole column. Without a supported pass, Gauss-Seidel sinks each ball
  * into the one below by a share of the weight above it; with it, every gap
@@ -301,6 +346,7 @@ int main(void)
     column_stands_on_the_floor();
     sleeper_wakes_when_hit();
     sleeper_never_hangs();
+    settled_pit_sleeps_on_support();
     midair_collision_keeps_momentum();
     pile_in_a_v_comes_to_rest();
     crowd_landing_fast_stays_firm();

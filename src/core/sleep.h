@@ -30,8 +30,9 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
                                 const bp_sleep_rules *rules);
 
 /* After the step: counts the calm steps of supported balls (supported[i] as
- * the supported pass left it) and puts the ones calm for long enough to
- * sleep. */
-void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_sleep_rules *rules);
+ * the supported pass left it; start_x/start_y where each ball began the
+ * step) and puts the ones calm for long enough to sleep. */
+void bp_sleep_update(bp_world *world, const uint8_t *supported, const double *start_x,
+                     const double *start_y, const bp_sleep_rules *rules);
 
 #endif

@@ -60,6 +60,9 @@
 struct bp_solver {
     bp_broadphase broadphase;
     bp_support support;
+    double *start_x, *start_y; /* where each ball began the step */
+    size_t start_capacity;
+    bool supported_valid;      /* support.supported is this step's */
     uint8_t *moved_in_pass; /* per ball: the clean-up pass that last pushed it */
     uint32_t *moved;        /* the balls one clean-up pass pushed */
     size_t moved_in_pass_capacity, moved_capacity;
@@ -77,6 +80,8 @@ void bp_solver_destroy(bp_solver *solver)
         return;
     bp_broadphase_free(&solver->broadphase);
     bp_support_free(&solver->support);
+    free(solver->start_x);
+    free(solver->start_y);
     free(solver->moved_in_pass);
     free(solver->moved);
     bp_workers_destroy(solver->workers);
@@ -228,20 +233,23 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
 /* The walls keep, per ball index, where each ball ended its swept move (so
  * that the solver's pushes are swept too); they follow the balls' new
  * order. The world's spare buffers are free scratch right after a reorder. */
+static void permute_doubles(bp_world *world, double *values, const uint32_t *order)
+{
+    double *scratch = world->spare_double;
+    for (size_t k = 0; k < world->count; k++)
+        scratch[k] = values[order[k]];
+    memcpy(values, scratch, world->count * sizeof(double));
+}
+
 static void permute_anchors(bp_world *world, const uint32_t *order)
 {
     bp_statics *st = world->statics;
     if (!st || !st->anchors_valid)
         return;
     size_t n = world->count;
-    double *scratch = world->spare_double;
     uint32_t *scratch_id = world->spare_id;
-    for (size_t k = 0; k < n; k++)
-        scratch[k] = st->anchor_x[order[k]];
-    memcpy(st->anchor_x, scratch, n * sizeof(double));
-    for (size_t k = 0; k < n; k++)
-        scratch[k] = st->anchor_y[order[k]];
-    memcpy(st->anchor_y, scratch, n * sizeof(double));
+    permute_doubles(world, st->anchor_x, order);
+    permute_doubles(world, st->anchor_y, order);
     for (size_t k = 0; k < n; k++)
         scratch_id[k] = st->anchor_id[order[k]];
     memcpy(st->anchor_id, scratch_id, n * sizeof(uint32_t));
@@ -275,7 +283,7 @@ static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
     double inv_a = inv_mass[a], inv_b = inv_mass[b];
     if (inv_a + inv_b <= 0.0)
         return false;
-    double share = overlap / (inv_a + inv_b) / d;
+    double share = overlap / ((inv_a + inv_b) * d);
     x[a] -= dx * share * inv_a;
     y[a] -= dy * share * inv_a;
     x[b] += dx * share * inv_b;
@@ -373,6 +381,8 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         if (!bp_world_reorder(world, bp->items))
             return false;
         permute_anchors(world, bp->items);
+        permute_doubles(world, solver->start_x, bp->items);
+        permute_doubles(world, solver->start_y, bp->items);
         for (size_t k = 0; k < world->count; k++)
             bp->items[k] = (uint32_t)k;
     }
@@ -403,9 +413,32 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
             relax_pass(solver, world, rest_speed, pass % 2 == 1);
         if (!cleanup_overlaps(solver, world, rest_speed))
             return false;
-        bp_sleep_update(world, solver->support.supported, &rules);
+        solver->supported_valid = true;
     }
     return true;
+}
+
+bool bp_solver_begin_step(bp_world *world)
+{
+    bp_solver *solver = world->solver;
+    size_t n = world->count, c1 = solver->start_capacity, c2 = c1;
+    if (!bp_reserve((void **)&solver->start_x, &c1, n + 1, sizeof(double)) ||
+        !bp_reserve((void **)&solver->start_y, &c2, n + 1, sizeof(double)))
+        return false;
+    solver->start_capacity = c1;
+    memcpy(solver->start_x, world->x, n * sizeof(double));
+    memcpy(solver->start_y, world->y, n * sizeof(double));
+    solver->supported_valid = false;
+    return true;
+}
+
+void bp_solver_end_step(bp_world *world)
+{
+    bp_solver *solver = world->solver;
+    if (!solver->supported_valid || world->params.gravity == 0.0)
+        return;
+    bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
+    bp_sleep_update(world, solver->support.supported, solver->start_x, solver->start_y, &rules);
 }
 
 double bp_solver_max_overlap(const bp_world *world)

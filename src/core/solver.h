@@ -15,6 +15,12 @@ void bp_solver_destroy(bp_solver *solver);
  * must already have moved for this step. false on allocation failure. */
 bool bp_solver_resolve(bp_world *world, double rest_speed);
 
+/* Around the substeps of one step: the first remembers where the balls
+ * start (false on allocation failure); the last counts the balls that rested
+ * through the step towards sleep (sleep.h). */
+bool bp_solver_begin_step(bp_world *world);
+void bp_solver_end_step(bp_world *world);
+
 /* Deepest overlap between any two balls, px (0 when none touch). */
 double bp_solver_max_overlap(const bp_world *world);
 

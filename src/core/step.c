@@ -87,11 +87,12 @@ bool bp_world_step(bp_world *world)
     double dt = 1.0 / world->params.hz;
     int k = substeps_for(world, dt);
     /* Walls and ball count do not change within a step: prepare once. */
-    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world))
+    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
         return false;
     for (int s = 0; s < k; s++)
         if (!substep(world, dt / k))
             return false;
+    bp_solver_end_step(world);
     world->steps++;
     return true;
 }
