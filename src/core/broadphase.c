@@ -22,6 +22,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->items);
     free(bp->ball_cell);
     free(bp->cell_awake);
+    free(bp->row_awake);
     free(bp->pairs);
     *bp = (bp_broadphase){0};
 }
@@ -61,15 +62,25 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1,
                       sizeof(uint32_t)) &&
            bp_reserve((void **)&bp->cell_awake, &bp->cell_awake_capacity, cells + 1,
+                      sizeof(uint8_t)) &&
+           bp_reserve((void **)&bp->row_awake, &bp->row_awake_capacity, (size_t)bp->rows + 1,
                       sizeof(uint8_t));
 }
 
-static inline uint32_t cell_of(const bp_broadphase *bp, double x, double y)
+static inline uint32_t cell_of(const bp_broadphase *bp, double x, double y, int *row)
 {
     double inv_cell = 1.0 / bp->cell;
     int cx = clamp_index(x * inv_cell, bp->cols);
     int cy = clamp_index(y * inv_cell, bp->rows);
+    *row = cy;
     return (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
+}
+
+/* Marks the cell and row of a ball that is awake. */
+static inline void mark_awake(bp_broadphase *bp, uint32_t cell, int row)
+{
+    bp->cell_awake[cell] = 1;
+    bp->row_awake[row] = 1;
 }
 
 static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
@@ -81,14 +92,16 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
 
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
     uint32_t *start = bp->cell_start;
-    uint8_t *awake = bp->cell_awake;
     memset(start, 0, (cells + 1) * sizeof *start);
-    memset(awake, 0, cells + 1);
+    memset(bp->cell_awake, 0, cells + 1);
+    memset(bp->row_awake, 0, (size_t)bp->rows + 1);
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = cell_of(bp, world->x[i], world->y[i]);
+        int row;
+        uint32_t c = cell_of(bp, world->x[i], world->y[i], &row);
         bp->ball_cell[i] = c;
         start[c + 1]++;
-        awake[c] |= !(world->flags[i] & BP_BALL_ASLEEP);
+        if (!(world->flags[i] & BP_BALL_ASLEEP))
+            mark_awake(bp, c, row);
     }
     for (size_t c = 0; c < cells; c++)
         start[c + 1] += start[c];
@@ -121,8 +134,11 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
 void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world)
 {
     for (size_t i = 0; i < world->count; i++)
-        if (!(world->flags[i] & BP_BALL_ASLEEP))
-            bp->cell_awake[cell_of(bp, world->x[i], world->y[i])] = 1;
+        if (!(world->flags[i] & BP_BALL_ASLEEP)) {
+            int row;
+            uint32_t c = cell_of(bp, world->x[i], world->y[i], &row);
+            mark_awake(bp, c, row);
+        }
 }
 
 size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
@@ -176,6 +192,7 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     int ahead = floor_at_bottom ? -1 : 1;
     const uint32_t *start = bp->cell_start, *items = bp->items;
     const uint8_t *flags = world->flags, *cell_awake = bp->cell_awake;
+    const uint8_t *row_awake = bp->row_awake;
     /* With awake_pairs_only, a pair needs a ball that is not asleep: skip
      * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
     const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
@@ -186,6 +203,9 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     for (int k = 0; k < rows; k++) {
         int cy = first_row + k * ahead;
         int ny = cy + ahead;
+        /* A row of sleepers under a row of sleepers: nothing to list. */
+        if (skip && !row_awake[cy] && !(ny >= 0 && ny < rows && row_awake[ny]))
+            continue;
         for (int cx = x0; cx < x1; cx++) {
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
             size_t neighbour[4];

@@ -21,7 +21,9 @@ typedef struct bp_broadphase {
     uint32_t *items;          /* ball indices ordered by cell */
     uint32_t *ball_cell;      /* cell of each ball */
     uint8_t *cell_awake;      /* per cell: holds a ball that is not asleep */
+    uint8_t *row_awake;       /* per row of cells: one of them does */
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
+    size_t row_awake_capacity;
 
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
      * nothing to do between them, and a settled pile then costs the pairing
