@@ -7,8 +7,8 @@
 #define BP_SLEEP_OVERLAP_OVER_R 0.02
 /* How long (s) a ball must rest before it sleeps. Half a second kept the
  * benchmark pit's balls awake about a quarter longer than 0.25 s, with no
- * firmer pile; 0.15 s with the speed below let the 100,000-ball pit run
- * twice as fast, and its deepest overlap fell from 0.099 r to 0.015 r: a
+ * firmer pile; 0.15 s with the speed below took the 100,000-ball pit from
+ * 8.6 to 10.1 steps/s, and its deepest overlap from 0.039 r to 0.015 r: a
  * frictionless pile creeps like a liquid, and every ball that creeps is one
  * more the passes have to push through its neighbours. */
 #define BP_SLEEP_AFTER_S 0.15
