@@ -196,49 +196,52 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     /* With awake_pairs_only, a pair needs a ball that is not asleep: skip
      * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
     const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
-    /* Half of the 8 neighbours, so each pair is found once. */
-    static const int offsets[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-
     list->count = 0;
     for (int k = 0; k < rows; k++) {
         int cy = first_row + k * ahead;
         int ny = cy + ahead;
+        bool next_row = ny >= 0 && ny < rows;
         /* A row of sleepers under a row of sleepers: nothing to list. */
-        if (skip && !row_awake[cy] && !(ny >= 0 && ny < rows && row_awake[ny]))
+        if (skip && !row_awake[cy] && !(next_row && row_awake[ny]))
             continue;
         for (int cx = x0; cx < x1; cx++) {
+            /* Half of the 8 neighbours, so each pair is found once: the
+             * cell after this one in its row, and the three next to it in
+             * the next row. Cells of a row are consecutive in items, so
+             * these are two runs: this cell and the next, and the three. */
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
-            size_t neighbour[4];
-            int neighbours = 0;
-            bool any_awake = cell_awake[c];
-            for (int o = 0; o < 4; o++) {
-                int x = cx + offsets[o][0];
-                int y = offsets[o][1] ? ny : cy;
-                if (x < 0 || x >= cols || y < 0 || y >= rows)
-                    continue;
-                size_t d = (size_t)y * (size_t)cols + (size_t)x;
-                if (start[d] == start[d + 1])
-                    continue;
-                any_awake |= cell_awake[d];
-                neighbour[neighbours++] = d;
+            size_t same_last = cx + 1 < cols ? c + 1 : c;
+            size_t next_first = 0, next_last = 0;
+            bool same_awake = cell_awake[c] || cell_awake[same_last], next_awake = false;
+            if (next_row) {
+                size_t row_first = (size_t)ny * (size_t)cols;
+                next_first = row_first + (size_t)(cx > 0 ? cx - 1 : cx);
+                next_last = row_first + (size_t)(cx + 1 < cols ? cx + 1 : cx);
+                for (size_t d = next_first; d <= next_last; d++)
+                    next_awake |= cell_awake[d];
             }
-            if (skip && !any_awake)
+            if (skip && !same_awake && !next_awake)
                 continue; /* a block of sleepers */
+            uint32_t same_end = start[same_last + 1];
+            uint32_t next_begin = next_row ? start[next_first] : 0;
+            uint32_t next_end = next_row ? start[next_last + 1] : 0;
             for (uint32_t s = start[c]; s < start[c + 1]; s++) {
                 uint32_t a = items[s];
                 uint8_t a_skip = flags[a] & skip;
-                for (uint32_t t = s + 1; t < start[c + 1]; t++)
-                    if (!(a_skip & flags[items[t]]) && near(world, a, items[t], margin) &&
-                        !push_pair(list, a, items[t]))
-                        return false;
-                for (int o = 0; o < neighbours; o++) {
-                    size_t d = neighbour[o];
-                    if (a_skip && !cell_awake[d])
+                double ax = world->x[a], ay = world->y[a], ra = world->r[a];
+                for (int run = 0; run < 2; run++) {
+                    uint32_t lo = run == 0 ? s + 1 : next_begin;
+                    uint32_t hi = run == 0 ? same_end : next_end;
+                    if (a_skip && !(run == 0 ? same_awake : next_awake))
                         continue;
-                    for (uint32_t u = start[d]; u < start[d + 1]; u++)
-                        if (!(a_skip & flags[items[u]]) && near(world, a, items[u], margin) &&
-                            !push_pair(list, a, items[u]))
+                    for (uint32_t u = lo; u < hi; u++) {
+                        uint32_t b = items[u];
+                        double dx = world->x[b] - ax, dy = world->y[b] - ay;
+                        double reach = ra + world->r[b] + margin;
+                        if (dx * dx + dy * dy < reach * reach && !(a_skip & flags[b]) &&
+                            !push_pair(list, a, b))
                             return false;
+                    }
                 }
             }
         }
