@@ -67,9 +67,9 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
                       sizeof(uint8_t));
 }
 
-static inline uint32_t cell_of(const bp_broadphase *bp, double x, double y, int *row)
+static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double x, double y,
+                               int *row)
 {
-    double inv_cell = 1.0 / bp->cell;
     int cx = clamp_index(x * inv_cell, bp->cols);
     int cy = clamp_index(y * inv_cell, bp->rows);
     *row = cy;
@@ -95,9 +95,10 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     memset(start, 0, (cells + 1) * sizeof *start);
     memset(bp->cell_awake, 0, cells + 1);
     memset(bp->row_awake, 0, (size_t)bp->rows + 1);
+    double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < n; i++) {
         int row;
-        uint32_t c = cell_of(bp, world->x[i], world->y[i], &row);
+        uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i], &row);
         bp->ball_cell[i] = c;
         start[c + 1]++;
         if (!(world->flags[i] & BP_BALL_ASLEEP))
@@ -133,10 +134,11 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
 
 void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world)
 {
+    double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < world->count; i++)
         if (!(world->flags[i] & BP_BALL_ASLEEP)) {
             int row;
-            uint32_t c = cell_of(bp, world->x[i], world->y[i], &row);
+            uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i], &row);
             mark_awake(bp, c, row);
         }
 }

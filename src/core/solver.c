@@ -358,6 +358,16 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     return true;
 }
 
+/* Whether the sort left every ball where it is: a settled world, whose
+ * arrays need no shuffling. */
+static bool in_order(const uint32_t *order, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (order[k] != k)
+            return false;
+    return true;
+}
+
 /* Worker threads, once the world asks for more than one and is big enough
  * for them to pay; none otherwise. Results are the same either way. */
 static void update_workers(bp_solver *solver, const bp_world *world)
@@ -380,14 +390,14 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
     update_workers(solver, world);
     double r_min = INFINITY;
     for (size_t i = 0; i < world->count; i++)
-        r_min = fmin(r_min, world->r[i]);
+        r_min = world->r[i] < r_min ? world->r[i] : r_min;
     double list_margin = fmax(BP_CONTACT_MARGIN, BP_LIST_MARGIN_OVER_R * r_min);
     if (!bp_broadphase_sort(bp, world, list_margin))
         return false;
     /* Neighbours in space become neighbours in memory: every pass below then
      * streams through the arrays instead of jumping around them. Small
      * worlds fit the cache anyway and keep their order. */
-    if (world->count >= BP_SOLVER_REORDER_MIN_BALLS) {
+    if (world->count >= BP_SOLVER_REORDER_MIN_BALLS && !in_order(bp->items, world->count)) {
         if (!bp_world_reorder(world, bp->items))
             return false;
         permute_anchors(world, bp->items);
