@@ -255,23 +255,28 @@ static bool satisfies(const constraint_set *cs, double vx, double vy)
  * most two constraints are active at the optimum, so trying each one alone
  * and each pair together finds it exactly. Order-free on purpose: projecting
  * onto the constraints one after another also ends inside them, but at a
- * point that depends on the order, and that bias made piles drift sideways. */
+ * point that depends on the order, and that bias made piles drift sideways.
+ *
+ * The projection onto one constraint alone is the closest point of a larger
+ * set than the one sought, so if it satisfies the others it is the answer
+ * (the answer is unique): no need to try the pairs, which is most of the
+ * work and the usual case, a ball sinking into the one below it. */
 static void closest_velocity(const constraint_set *cs, double *vx, double *vy)
 {
     if (satisfies(cs, *vx, *vy))
         return;
-    double best_x = 0.0, best_y = 0.0, best_cost = INFINITY;
     for (int i = 0; i < cs->count; i++) {
         double excess = cs->c[i] - (*vx * cs->nx[i] + *vy * cs->ny[i]);
         if (excess <= 0.0)
             continue;
         double x = *vx + excess * cs->nx[i], y = *vy + excess * cs->ny[i];
-        if (excess * excess < best_cost && satisfies(cs, x, y)) {
-            best_cost = excess * excess;
-            best_x = x;
-            best_y = y;
+        if (satisfies(cs, x, y)) {
+            *vx = x;
+            *vy = y;
+            return;
         }
     }
+    double best_x = 0.0, best_y = 0.0, best_cost = INFINITY;
     for (int i = 0; i < cs->count; i++)
         for (int j = i + 1; j < cs->count; j++) {
             double det = cs->nx[i] * cs->ny[j] - cs->ny[i] * cs->nx[j];
