@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "collide.h"
+#include "minmax.h"
 #include "walls.h"
 
 /* A surface this close (px) still counts as a contact for the grounded flag
@@ -143,9 +144,16 @@ double bp_arena_move(bp_world *world, size_t i, double t, int max_impacts, bool 
     candidates c;
     while (left > 0.0) {
         double dx = vx * left, dy = vy * left;
-        bool all = !gather(st, p->width, p->height, fmin(x, x + dx) - reach,
-                           fmin(y, y + dy) - reach, fmax(x, x + dx) + reach,
-                           fmax(y, y + dy) + reach, &c);
+        double x0 = bp_min(x, x + dx) - reach, y0 = bp_min(y, y + dy) - reach;
+        double x1 = bp_max(x, x + dx) + reach, y1 = bp_max(y, y + dy) + reach;
+        /* The common case, a ball in open space: nothing to sweep against. */
+        if (st->count == 0 && x0 > 0.0 && y0 > 0.0 && x1 < p->width && y1 < p->height) {
+            x += dx;
+            y += dy;
+            left = 0.0;
+            break;
+        }
+        bool all = !gather(st, p->width, p->height, x0, y0, x1, y1, &c);
         double s, nx = 0.0, ny = 0.0;
         if (!earliest(st, &c, all, x, y, dx, dy, r, &s, &nx, &ny)) {
             x += dx;
@@ -199,9 +207,9 @@ static void sweep_push(const bp_world *world, size_t i, double *x, double *y)
         return;
     candidates c;
     for (int k = 0; k < BP_PUSH_SLIDES; k++) {
-        bool all = !gather(st, p->width, p->height, fmin(px, px + dx) - reach,
-                           fmin(py, py + dy) - reach, fmax(px, px + dx) + reach,
-                           fmax(py, py + dy) + reach, &c);
+        bool all = !gather(st, p->width, p->height, bp_min(px, px + dx) - reach,
+                           bp_min(py, py + dy) - reach, bp_max(px, px + dx) + reach,
+                           bp_max(py, py + dy) + reach, &c);
         double s, nx = 0.0, ny = 0.0;
         if (!earliest(st, &c, all, px, py, dx, dy, r, &s, &nx, &ny)) {
             *x = px + dx;

@@ -28,17 +28,7 @@
 #include <stdlib.h>
 
 #include "grow.h"
-
-/* libm's fmin/fmax are calls that honour NaN; nothing here is NaN. */
-static inline double min_d(double a, double b)
-{
-    return a < b ? a : b;
-}
-
-static inline double max_d(double a, double b)
-{
-    return a > b ? a : b;
-}
+#include "minmax.h"
 
 /* A ball rests on a lower ball when the contact normal leans at least this
  * much against gravity (the sine of ~6 degrees). With ~17 degrees, balls
@@ -231,9 +221,9 @@ static inline void keep_in_arena(bp_world *world, uint32_t u)
 {
     double r = world->r[u], w = world->params.width, h = world->params.height;
     if (2.0 * r <= w)
-        world->x[u] = min_d(max_d(world->x[u], r), w - r);
+        world->x[u] = bp_min(bp_max(world->x[u], r), w - r);
     if (2.0 * r <= h)
-        world->y[u] = min_d(max_d(world->y[u], r), h - r);
+        world->y[u] = bp_min(bp_max(world->y[u], r), h - r);
 }
 
 /* Velocity constraints v . n >= c on one ball. */
@@ -376,7 +366,7 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     for (int i = 0; i < cs.count; i++) {
         uint32_t l = held_by[i];
         if (l == UINT32_MAX) {
-            double gap = max_d(min_d((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
+            double gap = bp_max(bp_min((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
             cs.c[i] = -gap / ctx->dt;
             if (gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed)
                 cs.c[i] = -INFINITY; /* an impact to come: it will bounce */
@@ -385,10 +375,10 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
         double d = sqrt(dx * dx + dy * dy);
         double nx = d > 1e-12 ? dx / d : 0.0, ny = d > 1e-12 ? dy / d : up_y;
-        double gap = max_d(min_d(d - (world->r[l] + world->r[u]), gap_before[i]), 0.0);
+        double gap = bp_max(bp_min(d - (world->r[l] + world->r[u]), gap_before[i]), 0.0);
         cs.nx[i] = nx;
         cs.ny[i] = ny;
-        double carried = min_d(world->vx[l] * nx + world->vy[l] * ny, 0.0);
+        double carried = bp_min(world->vx[l] * nx + world->vy[l] * ny, 0.0);
         cs.c[i] = carried - gap / ctx->dt;
         /* Only resting contacts: a ball still a gap away and closing in
          * faster than the rest speed is an impact to come, and the
