@@ -72,6 +72,8 @@ struct bp_solver {
     uint8_t *moved_in_pass; /* per ball: the clean-up pass that last pushed it */
     uint32_t *moved;        /* the balls one clean-up pass pushed */
     size_t moved_in_pass_capacity, moved_capacity;
+    uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
+    size_t side_count, side_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
 };
 
@@ -90,6 +92,7 @@ void bp_solver_destroy(bp_solver *solver)
     free(solver->start_y);
     free(solver->moved_in_pass);
     free(solver->moved);
+    free(solver->side_balls);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -167,11 +170,14 @@ static inline void contain_ball(bp_world *world, size_t i, double rest_speed)
         bp_arena_contain(world, i, rest_speed);
 }
 
-static void contain_range(bp_world *world, double rest_speed, size_t from, size_t to)
+static void contain_range(bp_world *world, double rest_speed, const uint32_t *balls,
+                          size_t from, size_t to)
 {
-    for (size_t i = from; i < to; i++)
+    for (size_t k = from; k < to; k++) {
+        uint32_t i = balls[k];
         if (!(world->flags[i] & BP_BALL_ASLEEP))
             contain_ball(world, i, rest_speed);
+    }
 }
 
 /* What a worker needs for its share of a pass. */
@@ -182,6 +188,8 @@ typedef struct pass_job {
     int slot_begin, slot_end; /* the slots of one parity */
     bool backwards;
     double rest_speed;
+    const uint32_t *side_balls; /* the balls the sides are checked for */
+    size_t side_count;
 } pass_job;
 
 static void relax_slots(void *context, int worker, int workers)
@@ -204,18 +212,46 @@ static void relax_slots(void *context, int worker, int workers)
 static void contain_share(void *context, int worker, int workers)
 {
     const pass_job *job = context;
-    size_t n = job->world->count;
+    size_t n = job->side_count;
     size_t chunk = (n + (size_t)workers - 1) / (size_t)workers;
     size_t from = chunk * (size_t)worker;
     size_t to = from + chunk < n ? from + chunk : n;
     if (from < to)
-        contain_range(job->world, job->rest_speed, from, to);
+        contain_range(job->world, job->rest_speed, job->side_balls, from, to);
 }
 
+/* Puts back inside every ball of the step's list of balls near a side. */
 static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
 {
-    pass_job job = {.world = world, .rest_speed = rest_speed};
+    pass_job job = {.world = world,
+                    .rest_speed = rest_speed,
+                    .side_balls = solver->side_balls,
+                    .side_count = solver->side_count};
     bp_workers_run(solver->workers, contain_share, &job);
+}
+
+/* Lists the balls a pass could push into a side or wall: every ball when
+ * there are walls; else those within their radius and twice the list margin
+ * of a side. The passes push a ball by at most an overlap, and the pair list
+ * already counts on pushes staying within its margin; the rest of a large
+ * pit is nowhere near a side and need not be looked at five times a step. */
+static bool list_side_balls(bp_solver *solver, const bp_world *world, double list_margin)
+{
+    size_t n = world->count;
+    if (!bp_reserve((void **)&solver->side_balls, &solver->side_capacity, n + 1,
+                    sizeof(uint32_t)))
+        return false;
+    const double w = world->params.width, h = world->params.height;
+    const bool walls = world->wall_count > 0;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        double reach = world->r[i] + 2.0 * list_margin;
+        if (walls || world->x[i] - reach <= 0.0 || world->x[i] + reach >= w ||
+            world->y[i] - reach <= 0.0 || world->y[i] + reach >= h)
+            solver->side_balls[count++] = (uint32_t)i;
+    }
+    solver->side_count = count;
+    return true;
 }
 
 /* One relaxation pass over the active pairs, forwards or backwards
@@ -226,8 +262,11 @@ static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
 static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
 {
     int even = solver->broadphase.even_strips, all = solver->broadphase.strips;
-    pass_job job = {world, solver->broadphase.pairs, solver->broadphase.strip_first, 0, 0,
-                    backwards, rest_speed};
+    pass_job job = {.world = world,
+                    .pairs = solver->broadphase.pairs,
+                    .slot_first = solver->broadphase.strip_first,
+                    .backwards = backwards,
+                    .rest_speed = rest_speed};
     for (int phase = 0; phase < 2; phase++) {
         bool evens = (phase == 0) != backwards;
         job.slot_begin = evens ? 0 : even;
@@ -406,7 +445,8 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         for (size_t k = 0; k < world->count; k++)
             bp->items[k] = (uint32_t)k;
     }
-    if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers))
+    if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers) ||
+        !list_side_balls(solver, world, list_margin))
         return false;
 
     /* The sides are contacts too: a pass that pushed a ball through one must
