@@ -251,13 +251,11 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     return true;
 }
 
-static void pairing_work(void *context, int worker, int workers)
+static void pair_strip_piece(void *context, int strip)
 {
     const pairing_job *job = context;
-    for (int s = worker; s < job->bp->strips; s += workers) {
-        bp_strip_list *list = &job->bp->lists[s];
-        list->failed = !pair_strip(job, s, list);
-    }
+    bp_strip_list *list = &job->bp->lists[strip];
+    list->failed = !pair_strip(job, strip, list);
 }
 
 /* Strip of slot j: the even strips in order, then the odd ones. */
@@ -288,7 +286,7 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
     bp->even_strips = (strips + 1) / 2;
 
     pairing_job job = {bp, world, margin};
-    bp_workers_run(workers, pairing_work, &job);
+    bp_workers_run(workers, pair_strip_piece, &job, strips);
 
     size_t total = 0;
     for (int s = 0; s < strips; s++) {

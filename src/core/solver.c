@@ -192,32 +192,32 @@ typedef struct pass_job {
     size_t side_count;
 } pass_job;
 
-static void relax_slots(void *context, int worker, int workers)
+/* Piece k of a pass: the k-th strip of this parity. */
+static void relax_strip(void *context, int k)
 {
     const pass_job *job = context;
     pass_context c = pass_context_of(job->world, job->rest_speed);
-    int count = job->slot_end - job->slot_begin;
-    for (int k = worker; k < count; k += workers) {
-        int j = job->backwards ? job->slot_end - 1 - k : job->slot_begin + k;
-        size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
-        if (!job->backwards)
-            for (size_t p = lo; p < hi; p++)
-                relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
-        else
-            for (size_t p = hi; p-- > lo;)
-                relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
-    }
+    int j = job->backwards ? job->slot_end - 1 - k : job->slot_begin + k;
+    size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
+    if (!job->backwards)
+        for (size_t p = lo; p < hi; p++)
+            relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
+    else
+        for (size_t p = hi; p-- > lo;)
+            relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
 }
 
-static void contain_share(void *context, int worker, int workers)
+/* Balls near a side per piece of contain_all: enough work to pay for
+ * handing it out. */
+#define BP_CONTAIN_PIECE 1024
+
+static void contain_piece(void *context, int piece)
 {
     const pass_job *job = context;
-    size_t n = job->side_count;
-    size_t chunk = (n + (size_t)workers - 1) / (size_t)workers;
-    size_t from = chunk * (size_t)worker;
-    size_t to = from + chunk < n ? from + chunk : n;
-    if (from < to)
-        contain_range(job->world, job->rest_speed, job->side_balls, from, to);
+    size_t from = (size_t)piece * BP_CONTAIN_PIECE;
+    size_t to = from + BP_CONTAIN_PIECE < job->side_count ? from + BP_CONTAIN_PIECE
+                                                          : job->side_count;
+    contain_range(job->world, job->rest_speed, job->side_balls, from, to);
 }
 
 /* Puts back inside every ball of the step's list of balls near a side. */
@@ -227,7 +227,8 @@ static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
                     .rest_speed = rest_speed,
                     .side_balls = solver->side_balls,
                     .side_count = solver->side_count};
-    bp_workers_run(solver->workers, contain_share, &job);
+    int pieces = (int)((solver->side_count + BP_CONTAIN_PIECE - 1) / BP_CONTAIN_PIECE);
+    bp_workers_run(solver->workers, contain_piece, &job, pieces);
 }
 
 /* Lists the balls a pass could push into a side or wall: every ball when
@@ -271,7 +272,7 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
         bool evens = (phase == 0) != backwards;
         job.slot_begin = evens ? 0 : even;
         job.slot_end = evens ? even : all;
-        bp_workers_run(solver->workers, relax_slots, &job);
+        bp_workers_run(solver->workers, relax_strip, &job, job.slot_end - job.slot_begin);
     }
     contain_all(solver, world, rest_speed);
 }

@@ -1,6 +1,7 @@
 #include "workers.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct bp_workers {
@@ -10,11 +11,24 @@ struct bp_workers {
     pthread_cond_t start;
     pthread_cond_t done;
     unsigned long generation; /* bumped for each job */
-    int pending;              /* helpers still running the current job */
+    int busy;                 /* helpers that took up the current job */
     bool quit;
     bp_job job;
     void *context;
+    int pieces;
+    atomic_int next_piece;    /* the next piece nobody has taken yet */
 };
+
+/* Takes pieces until none is left. */
+static void work_through(bp_workers *pool, bp_job job, void *context, int pieces)
+{
+    for (;;) {
+        int piece = atomic_fetch_add(&pool->next_piece, 1);
+        if (piece >= pieces)
+            return;
+        job(context, piece);
+    }
+}
 
 typedef struct helper_start {
     bp_workers *pool;
@@ -36,10 +50,14 @@ static void *helper_main(void *arg)
         seen = pool->generation;
         bp_job job = pool->job;
         void *context = pool->context;
+        int pieces = pool->pieces;
+        /* While busy, the caller neither returns nor hands out the next
+         * job, so the pieces taken below are this job's. */
+        pool->busy++;
         pthread_mutex_unlock(&pool->lock);
-        job(context, start.index, pool->count);
+        work_through(pool, job, context, pieces);
         pthread_mutex_lock(&pool->lock);
-        if (--pool->pending == 0)
+        if (--pool->busy == 0)
             pthread_cond_signal(&pool->done);
     }
     pthread_mutex_unlock(&pool->lock);
@@ -98,22 +116,26 @@ int bp_workers_count(const bp_workers *pool)
     return pool ? pool->count : 1;
 }
 
-void bp_workers_run(bp_workers *pool, bp_job job, void *context)
+void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)
 {
-    if (!pool || pool->count == 1) {
-        job(context, 0, 1);
+    if (!pool || pool->count == 1 || pieces <= 1) {
+        for (int piece = 0; piece < pieces; piece++)
+            job(context, piece);
         return;
     }
     pthread_mutex_lock(&pool->lock);
+    while (pool->busy > 0) /* a helper that woke after the last job ended */
+        pthread_cond_wait(&pool->done, &pool->lock);
     pool->job = job;
     pool->context = context;
-    pool->pending = pool->count - 1;
+    pool->pieces = pieces;
+    atomic_store(&pool->next_piece, 0);
     pool->generation++;
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
-    job(context, 0, pool->count);
+    work_through(pool, job, context, pieces);
     pthread_mutex_lock(&pool->lock);
-    while (pool->pending > 0)
+    while (pool->busy > 0)
         pthread_cond_wait(&pool->done, &pool->lock);
     pthread_mutex_unlock(&pool->lock);
 }

@@ -8,18 +8,20 @@
 
 typedef struct bp_workers bp_workers;
 
-/* A job: called once on every worker (worker in [0, workers)), each doing
- * its own share, e.g. pieces worker, worker + workers, ... */
-typedef void (*bp_job)(void *context, int worker, int workers);
+/* One piece of a job, piece in [0, pieces). Pieces of one job must not
+ * touch the same data. */
+typedef void (*bp_job)(void *context, int piece);
 
-/* Starts threads - 1 helper threads (the caller is worker 0). NULL when
+/* Starts threads - 1 helper threads (the caller works too). NULL when
  * threads cannot be had. */
 bp_workers *bp_workers_create(int threads);
 void bp_workers_destroy(bp_workers *workers);
 int bp_workers_count(const bp_workers *workers);
 
-/* Runs job on every worker and returns when all are done. With a NULL pool
- * the caller runs it alone as worker 0 of 1. */
-void bp_workers_run(bp_workers *workers, bp_job job, void *context);
+/* Runs every piece of job once and returns when all are done. Pieces are
+ * handed out one at a time to whoever is free, the caller included: a
+ * helper that wakes late finds the work done rather than being waited for.
+ * With a NULL pool the caller runs them all, in order. */
+void bp_workers_run(bp_workers *workers, bp_job job, void *context, int pieces);
 
 #endif
