@@ -326,9 +326,14 @@ static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
     double d = sqrt(d2);
     double overlap = reach - d;
     *deep = overlap > BP_CLEANUP_OVER_R * smaller;
+    /* Only sleepers wake: a ball awake keeps its rest timer, so that a ball
+     * jammed for good between sleepers, pushed out and back every step,
+     * rests (sleep.c) instead of keeping its neighbourhood awake. */
     if (*deep) {
-        bp_world_wake(world, a);
-        bp_world_wake(world, b);
+        if (world->flags[a] & BP_BALL_ASLEEP)
+            bp_world_wake(world, a);
+        if (world->flags[b] & BP_BALL_ASLEEP)
+            bp_world_wake(world, b);
     }
     double inv_a = inv_mass[a], inv_b = inv_mass[b];
     if (inv_a + inv_b <= 0.0)
