@@ -427,10 +427,22 @@ static void update_workers(bp_solver *solver, const bp_world *world)
     solver->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
 }
 
+/* Whether every ball sleeps. Then nothing is listed, moved or woken, and the
+ * whole resolve would change nothing. */
+static bool all_asleep(const bp_world *world)
+{
+    for (size_t i = 0; i < world->count; i++)
+        if (!(world->flags[i] & BP_BALL_ASLEEP))
+            return false;
+    return true;
+}
+
 bool bp_solver_resolve(bp_world *world, double rest_speed)
 {
     bp_solver *solver = world->solver;
     bp_broadphase *bp = &solver->broadphase;
+    if (all_asleep(world))
+        return true;
     bp->awake_pairs_only = true;
     update_workers(solver, world);
     double r_min = INFINITY;
