@@ -115,15 +115,6 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     return true;
 }
 
-static inline bool push_pair(bp_strip_list *list, uint32_t a, uint32_t b)
-{
-    if (list->count == list->capacity &&
-        !bp_reserve((void **)&list->pairs, &list->capacity, list->count + 1, sizeof(bp_pair)))
-        return false;
-    list->pairs[list->count++] = (bp_pair){a, b};
-    return true;
-}
-
 static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double margin)
 {
     double dx = world->x[b] - world->x[a];
@@ -231,6 +222,13 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
                 uint32_t a = items[s];
                 uint8_t a_skip = flags[a] & skip;
                 double ax = world->x[a], ay = world->y[a], ra = world->r[a];
+                /* Room for every candidate, so that the loops below write
+                 * each one and keep it or not without a branch. */
+                size_t most = list->count + (same_end - s) + (next_end - next_begin);
+                if (!bp_reserve((void **)&list->pairs, &list->capacity, most, sizeof(bp_pair)))
+                    return false;
+                bp_pair *out = list->pairs;
+                size_t count = list->count;
                 for (int run = 0; run < 2; run++) {
                     uint32_t lo = run == 0 ? s + 1 : next_begin;
                     uint32_t hi = run == 0 ? same_end : next_end;
@@ -240,11 +238,11 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
                         uint32_t b = items[u];
                         double dx = world->x[b] - ax, dy = world->y[b] - ay;
                         double reach = ra + world->r[b] + margin;
-                        if (dx * dx + dy * dy < reach * reach && !(a_skip & flags[b]) &&
-                            !push_pair(list, a, b))
-                            return false;
+                        out[count] = (bp_pair){a, b};
+                        count += (dx * dx + dy * dy < reach * reach) & !(a_skip & flags[b]);
                     }
                 }
+                list->count = count;
             }
         }
     }
