@@ -303,9 +303,9 @@ static void permute_anchors(bp_world *world, const uint32_t *order)
 }
 
 /* Pushes the pair apart by its whole overlap, split by inverse mass, if
- * that is deeper than the slop; true if it did. *deep tells whether the overlap was deeper than
- * BP_CLEANUP_OVER_R of the smaller radius: then a sleeper in the pair wakes
- * and gives way too. A ball wedged between sleepers that never give stays
+ * that is deeper than the slop; true if it did. *deep tells whether the
+ * overlap was deeper than BP_CLEANUP_OVER_R of the smaller radius: then a
+ * sleeper in the pair wakes and gives way too. A ball wedged between sleepers that never give stays
  * pressed into them for good, and sleepers that gave without waking would
  * be pushed into other sleepers, where no pass looks. */
 static inline bool separate(bp_world *world, bp_pair pair, bool *deep)

@@ -30,16 +30,9 @@ static void work_through(bp_workers *pool, bp_job job, void *context, int pieces
     }
 }
 
-typedef struct helper_start {
-    bp_workers *pool;
-    int index;
-} helper_start;
-
 static void *helper_main(void *arg)
 {
-    helper_start start = *(helper_start *)arg;
-    free(arg);
-    bp_workers *pool = start.pool;
+    bp_workers *pool = arg;
     unsigned long seen = 0;
     pthread_mutex_lock(&pool->lock);
     for (;;) {
@@ -81,11 +74,7 @@ bp_workers *bp_workers_create(int threads)
     pthread_cond_init(&pool->start, NULL);
     pthread_cond_init(&pool->done, NULL);
     for (int t = 1; t < threads; t++) {
-        helper_start *start = malloc(sizeof *start);
-        if (start)
-            *start = (helper_start){pool, t};
-        if (!start || pthread_create(&pool->threads[t], NULL, helper_main, start) != 0) {
-            free(start);
+        if (pthread_create(&pool->threads[t], NULL, helper_main, pool) != 0) {
             pool->count = t; /* the helpers that did start */
             bp_workers_destroy(pool);
             return NULL;
