@@ -16,8 +16,12 @@ SDL_Color bp_ball_color(uint32_t id);
  * holds the ball sprite, made for one renderer, and the vertex buffers. */
 typedef struct bp_ball_batch bp_ball_batch;
 
-/* From this many balls on, bp_render_world draws them as a batch. */
-#define BP_RENDER_BATCH_MIN_BALLS 2000
+/* From this many balls on, bp_render_world draws them as a batch. One by
+ * one, SDL2_gfx draws each ball as dozens of lines and points: under Xvfb's
+ * software renderer 300 balls drew at 5.8 fps, and with at most 8 steps a
+ * frame the physics fell behind to 46 steps/s; batched, 31 fps in real time.
+ * 40 balls one by one still drew at 25 fps. */
+#define BP_RENDER_BATCH_MIN_BALLS 100
 
 /* NULL when the sprite cannot be made (balls are then drawn one by one). */
 bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer);
