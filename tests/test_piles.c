@@ -126,6 +126,42 @@ static void settled_pit_sleeps_on_support(void)
     }
 }
 
+/* A small ball in a short shaft, resting on a big ball that slides on under
+ * the shaft, frictionless, at 30 px/s: the shaft holds the small one in
+ * place, it sinks slowly enough to fall asleep on top, and then its
+ * supporter slides out from under it. It must wake and fall, never hang: at
+ * no step may it sleep without something under it. */
+static void sleeper_falls_when_its_supporter_slides_away(void)
+{
+    bp_params p = bp_params_default();
+    p.width = 600.0;
+    p.height = 400.0;
+    p.gravity = 980.0;
+    p.friction = 0.0;
+    p.restitution = 0.5;
+    p.drag = 0.0;
+    bp_world *w = bp_world_create(&p);
+    bp_world_add_ball(w, 100.0, p.height - 20.0, 30.0, 0.0, 20.0, 0.0);        /* id 0 */
+    bp_world_add_ball(w, 100.0, p.height - 40.0 - 10.0, 0.0, 0.0, 10.0, 0.0); /* id 1 */
+    /* The shaft's walls end 3 px above the big ball's top. */
+    bp_world_add_wall(w, (bp_wall){88.0, 200.0, 88.0, p.height - 45.0, 2.0});
+    bp_world_add_wall(w, (bp_wall){112.0, 200.0, 112.0, p.height - 45.0, 2.0});
+    bool slept_on_top = false, hung = false;
+    for (int s = 0; s < 480; s++) {
+        bp_world_step(w);
+        size_t small = (size_t)bp_world_index_of(w, 1);
+        if (!(w->flags[small] & BP_BALL_ASLEEP))
+            continue;
+        slept_on_top |= w->y[small] < p.height - 30.0;
+        hung |= !stands_on_something(w, small);
+    }
+    TAP_OK(slept_on_top, "small ball on a sliding big one: falls asleep on top");
+    TAP_OK(!hung, "small ball on a sliding big one: never sleeps with nothing under it");
+    TAP_NEAR(ball_y(w, 1), p.height - 10.0, 0.5,
+             "small ball on a sliding big one: ends on the floor once the big one has gone");
+    bp_world_destroy(w);
+}
+
 /* A column of 30 balls in a shaft one ball wide: the floor must carry the
  * whole column. Without a supported pass, Gauss-Seidel sinks each ball
  * into the one below by a share of the weight above it; with it, every gap
@@ -346,6 +382,7 @@ int main(void)
     column_stands_on_the_floor();
     sleeper_wakes_when_hit();
     sleeper_never_hangs();
+    sleeper_falls_when_its_supporter_slides_away();
     settled_pit_sleeps_on_support();
     midair_collision_keeps_momentum();
     pile_in_a_v_comes_to_rest();

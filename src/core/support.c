@@ -172,23 +172,18 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
 }
 
 /* Whether sleeper u, listed with the balls awake in near[0 .. count), has
- * lost what held it up: one of them is under it and unsupported, and no
- * sleeper under it still stands (those are not listed: the grid has them). */
+ * lost what held it up: none of them is under it and supported, and no
+ * sleeper under it still stands (those are not listed: the grid has them).
+ * A supporter may fall away, or roll out from under it: a small ball asleep
+ * on a big one that still slid at 30 px/s hung in the air once that one
+ * had gone, because only a supporter still touching was looked at. */
 static bool lost_support(const bp_world *world, const bp_broadphase *bp, const uint8_t *supported,
                          uint32_t u, const uint32_t *near, uint32_t count, double up_y,
                          double margin)
 {
-    bool falling = false;
-    for (uint32_t j = 0; j < count; j++) {
-        uint32_t l = near[j] & ~BP_SUPPORTER_BIT;
-        if (near[j] & BP_SUPPORTER_BIT) {
-            if (supported[l])
-                return false;
-            falling = true;
-        }
-    }
-    if (!falling)
-        return false;
+    for (uint32_t j = 0; j < count; j++)
+        if ((near[j] & BP_SUPPORTER_BIT) && supported[near[j] & ~BP_SUPPORTER_BIT])
+            return false;
     uint32_t around[32];
     size_t found = bp_broadphase_query(bp, world, u, margin, around, 32);
     for (size_t k = 0; k < found; k++) {
