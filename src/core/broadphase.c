@@ -221,6 +221,7 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
             for (uint32_t s = start[c]; s < start[c + 1]; s++) {
                 uint32_t a = items[s];
                 uint8_t a_skip = flags[a] & skip;
+                /* near(), with a's side of it read once for all candidates. */
                 double ax = world->x[a], ay = world->y[a], ra = world->r[a];
                 /* Room for every candidate, so that the loops below write
                  * each one and keep it or not without a branch. */

@@ -159,14 +159,21 @@ static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
                          c->restitution, c->rest_speed);
 }
 
+/* Whether ball i comes within reach px of a side, or there are walls
+ * (which may be anywhere). */
+static inline bool near_side_or_wall(const bp_world *world, size_t i, double reach)
+{
+    double w = world->params.width, h = world->params.height;
+    return world->wall_count > 0 || world->x[i] - reach <= 0.0 || world->x[i] + reach >= w ||
+           world->y[i] - reach <= 0.0 || world->y[i] + reach >= h;
+}
+
 /* Puts ball i back inside if it reaches a side (or any wall). Most balls
  * are nowhere near one, and the test for that is far cheaper than the full
  * response. */
 static inline void contain_ball(bp_world *world, size_t i, double rest_speed)
 {
-    double r = world->r[i], w = world->params.width, h = world->params.height;
-    if (world->wall_count > 0 || world->x[i] - r <= 0.0 || world->x[i] + r >= w ||
-        world->y[i] - r <= 0.0 || world->y[i] + r >= h)
+    if (near_side_or_wall(world, i, world->r[i]))
         bp_arena_contain(world, i, rest_speed);
 }
 
@@ -242,15 +249,10 @@ static bool list_side_balls(bp_solver *solver, const bp_world *world, double lis
     if (!bp_reserve((void **)&solver->side_balls, &solver->side_capacity, n + 1,
                     sizeof(uint32_t)))
         return false;
-    const double w = world->params.width, h = world->params.height;
-    const bool walls = world->wall_count > 0;
     size_t count = 0;
-    for (size_t i = 0; i < n; i++) {
-        double reach = world->r[i] + 2.0 * list_margin;
-        if (walls || world->x[i] - reach <= 0.0 || world->x[i] + reach >= w ||
-            world->y[i] - reach <= 0.0 || world->y[i] + reach >= h)
+    for (size_t i = 0; i < n; i++)
+        if (near_side_or_wall(world, i, world->r[i] + 2.0 * list_margin))
             solver->side_balls[count++] = (uint32_t)i;
-    }
     solver->side_count = count;
     return true;
 }
@@ -305,9 +307,10 @@ static void permute_anchors(bp_world *world, const uint32_t *order)
 /* Pushes the pair apart by its whole overlap, split by inverse mass, if
  * that is deeper than the slop; true if it did. *deep tells whether the
  * overlap was deeper than BP_CLEANUP_OVER_R of the smaller radius: then a
- * sleeper in the pair wakes and gives way too. A ball wedged between sleepers that never give stays
- * pressed into them for good, and sleepers that gave without waking would
- * be pushed into other sleepers, where no pass looks. */
+ * sleeper in the pair wakes and gives way too. A ball wedged between
+ * sleepers that never give stays pressed into them for good, and sleepers
+ * that gave without waking would be pushed into other sleepers, where no
+ * pass looks. */
 static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
 {
     uint32_t a = pair.a, b = pair.b;

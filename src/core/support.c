@@ -415,9 +415,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         uint32_t u = s->order[k];
         if (world->flags[u] & BP_BALL_ASLEEP) {
             /* A sleeper does not move, but it must not hang in the air once
-             * what held it up goes. Only balls awake are listed with it: a
-             * sleeper is woken when one of them was under it and now lacks
-             * support itself (its sleeping supporters cannot have gone). */
+             * what held it up goes: it wakes when neither a ball awake nor a
+             * sleeper holds it up any more (lost_support). */
             if (!(world->flags[u] & BP_BALL_GROUNDED) &&
                 lost_support(world, bp, supported, u, s->near + s->first[u],
                              s->first[u + 1] - s->first[u], up_y, margin)) {
