@@ -21,9 +21,6 @@
 #include "minmax.h"
 #include "walls.h"
 
-/* A surface this close (px) still counts as a contact for the grounded flag
- * and for the solver's clean-up, as in the ball-ball solver. */
-#define BP_TOUCH_MARGIN 0.01
 /* cos(BP_SLOPE_LIMIT_DEG). */
 #define BP_SLOPE_LIMIT_COS 0.70710678118654752
 /* Position sweeps of solver pushes: surfaces slid along per push. */
@@ -144,15 +141,15 @@ double bp_arena_move(bp_world *world, size_t i, double t, int max_impacts, bool 
     candidates c;
     while (left > 0.0) {
         double dx = vx * left, dy = vy * left;
-        double x0 = bp_min(x, x + dx) - reach, y0 = bp_min(y, y + dy) - reach;
-        double x1 = bp_max(x, x + dx) + reach, y1 = bp_max(y, y + dy) + reach;
         /* The common case, a ball in open space: nothing to sweep against. */
-        if (st->count == 0 && x0 > 0.0 && y0 > 0.0 && x1 < p->width && y1 < p->height) {
+        if (bp_arena_path_open(world, x, y, dx, dy, r)) {
             x += dx;
             y += dy;
             left = 0.0;
             break;
         }
+        double x0 = bp_min(x, x + dx) - reach, y0 = bp_min(y, y + dy) - reach;
+        double x1 = bp_max(x, x + dx) + reach, y1 = bp_max(y, y + dy) + reach;
         bool all = !gather(st, p->width, p->height, x0, y0, x1, y1, &c);
         double s, nx = 0.0, ny = 0.0;
         if (!earliest(st, &c, all, x, y, dx, dy, r, &s, &nx, &ny)) {

@@ -6,7 +6,12 @@
 
 #include <stdbool.h>
 
+#include "minmax.h"
 #include "world.h"
+
+/* A surface this close (px) still counts as a contact for the grounded flag
+ * and for the solver's clean-up, as in the ball-ball solver. */
+#define BP_TOUCH_MARGIN 0.01
 
 /* How a contact is classed by its normal against "up" (opposite gravity). */
 typedef enum bp_contact_class {
@@ -34,6 +39,30 @@ bp_contact_class bp_contact_classify(double nx, double ny, double gravity);
  * travel ended the move there. bp_statics_prepare must have run this step. */
 double bp_arena_move(bp_world *world, size_t i, double t, int max_impacts, bool stop_at_first,
                      double rest_speed);
+
+/* Whether a ball of radius r moving from (x,y) by (dx,dy) meets nothing on
+ * the way: no walls, and the sides out of reach. */
+static inline bool bp_arena_path_open(const bp_world *world, double x, double y, double dx,
+                                      double dy, double r)
+{
+    double reach = r + BP_TOUCH_MARGIN;
+    return world->wall_count == 0 && bp_min(x, x + dx) - reach > 0.0 &&
+           bp_min(y, y + dy) - reach > 0.0 && bp_max(x, x + dx) + reach < world->params.width &&
+           bp_max(y, y + dy) + reach < world->params.height;
+}
+
+/* bp_arena_move's common case, inline for the step's loop over every ball:
+ * a ball in open space moves straight on. false (and nothing moved) when
+ * it may meet a wall or side; then bp_arena_move it. */
+static inline bool bp_arena_move_open(bp_world *world, size_t i, double t)
+{
+    double dx = world->vx[i] * t, dy = world->vy[i] * t;
+    if (!bp_arena_path_open(world, world->x[i], world->y[i], dx, dy, world->r[i]))
+        return false;
+    world->x[i] += dx;
+    world->y[i] += dy;
+    return true;
+}
 
 /* Puts ball i back in contact with, never through, the walls and sides after
  * something other than its own velocity (the ball-ball solver) moved it:

@@ -72,7 +72,8 @@ static bool substep(bp_world *world, double dt)
             bp_sweep_add(world, i);
             continue;
         }
-        bp_arena_move(world, i, dt, BP_MAX_IMPACTS, false, rest_speed);
+        if (!bp_arena_move_open(world, i, dt))
+            bp_arena_move(world, i, dt, BP_MAX_IMPACTS, false, rest_speed);
     }
     /* Out of memory the sweep still moves every held ball (without ball
      * impacts), so the step goes on either way. */
