@@ -37,6 +37,10 @@
 #define BP_SWEEP_CROWD 16
 /* Passes that extend the grid before it takes every ball at once. */
 #define BP_SWEEP_EXTENDS 8
+/* Cells per side of a block: each block keeps the velocity box of every
+ * ball filed in its cells, so that a search whose cells all lie in calm
+ * blocks need not visit its 20-30 cells one by one. */
+#define BP_SWEEP_BLOCK 4
 
 /* IN_PATH: the ball's path from its time on, at its velocity, is marked and
  * entered in the grid. */
@@ -59,6 +63,9 @@ struct bp_sweep {
     uint8_t *mark;
     uint32_t *cell_stamp; /* == query_stamp: visited by the current walk */
     double *vbox;         /* per cell: min vx, max vx, min vy, max vy of its balls */
+    double *block_vbox;   /* the same per block of BP_SWEEP_BLOCK^2 cells */
+    int block_cols;
+    size_t blocks, blocks_capacity;
     uint32_t query_stamp;
     uint32_t *touched;    /* cells to reset after the step */
     size_t touched_count, touched_capacity;
@@ -83,6 +90,7 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->mark);
     free(sw->cell_stamp);
     free(sw->vbox);
+    free(sw->block_vbox);
     free(sw->touched);
     free(sw->next);
     free(sw->node_ball);
@@ -170,6 +178,33 @@ static int cell_of(double v, double inv, int n)
     return (int)c;
 }
 
+/* Velocity boxes: min vx, max vx, min vy, max vy; empty when min > max. */
+static void vbox_clear(double *b)
+{
+    b[0] = b[2] = INFINITY;
+    b[1] = b[3] = -INFINITY;
+}
+
+static void vbox_add(double *b, double vx, double vy)
+{
+    b[0] = vx < b[0] ? vx : b[0];
+    b[1] = vx > b[1] ? vx : b[1];
+    b[2] = vy < b[2] ? vy : b[2];
+    b[3] = vy > b[3] ? vy : b[3];
+}
+
+/* Whether every velocity in the box differs from (vx, vy) by at most
+ * sqrt(slow2): true for an empty box. */
+static bool vbox_slow(const double *b, double vx, double vy, double slow2)
+{
+    if (b[0] > b[1])
+        return true;
+    double ex0 = fabs(vx - b[0]), ex1 = fabs(vx - b[1]);
+    double ey0 = fabs(vy - b[2]), ey1 = fabs(vy - b[3]);
+    double ex = ex0 > ex1 ? ex0 : ex1, ey = ey0 > ey1 ? ey0 : ey1;
+    return ex * ex + ey * ey <= slow2;
+}
+
 static bool layout(bp_sweep *sw, const bp_world *world)
 {
     double w = world->params.width, h = world->params.height;
@@ -197,6 +232,14 @@ static bool layout(bp_sweep *sw, const bp_world *world)
         memset(sw->cell_stamp, 0, cells * sizeof(uint32_t));
         sw->query_stamp = 0;
     }
+    int block_cols = (cols + BP_SWEEP_BLOCK - 1) / BP_SWEEP_BLOCK;
+    size_t blocks = (size_t)block_cols * (size_t)((rows + BP_SWEEP_BLOCK - 1) / BP_SWEEP_BLOCK);
+    if (!bp_reserve((void **)&sw->block_vbox, &sw->blocks_capacity, blocks * 4, sizeof(double)))
+        return false;
+    for (size_t k = 0; k < blocks; k++)
+        vbox_clear(&sw->block_vbox[4 * k]);
+    sw->block_cols = block_cols;
+    sw->blocks = blocks;
     sw->cell = cell;
     sw->cols = cols;
     sw->rows = rows;
@@ -227,20 +270,18 @@ static void note_cell(bp_sweep *sw, size_t c)
         return;
     }
     sw->touched[sw->touched_count++] = (uint32_t)c;
-    double *b = &sw->vbox[4 * c];
-    b[0] = b[2] = INFINITY;
-    b[1] = b[3] = -INFINITY;
+    vbox_clear(&sw->vbox[4 * c]);
 }
 
 /* Files ball (at its current velocity) under cell c. */
 static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
 {
     note_cell(sw, c);
-    double *b = &sw->vbox[4 * c], vx = world->vx[ball], vy = world->vy[ball];
-    b[0] = vx < b[0] ? vx : b[0];
-    b[1] = vx > b[1] ? vx : b[1];
-    b[2] = vy < b[2] ? vy : b[2];
-    b[3] = vy > b[3] ? vy : b[3];
+    double vx = world->vx[ball], vy = world->vy[ball];
+    vbox_add(&sw->vbox[4 * c], vx, vy);
+    size_t gx = c % (size_t)sw->cols, gy = c / (size_t)sw->cols;
+    size_t block = gy / BP_SWEEP_BLOCK * (size_t)sw->block_cols + gx / BP_SWEEP_BLOCK;
+    vbox_add(&sw->block_vbox[4 * block], vx, vy);
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
     if (!bp_reserve((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
@@ -257,24 +298,37 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
 
 typedef void (*cell_visitor)(bp_sweep *sw, size_t c, void *ctx);
 
+/* Whether the path from (x,y) by (dx,dy) is short enough for one box of
+ * cells to cover it, grown by grow_px: [x0, x1] x [y0, y1]. */
+static bool short_path_box(const bp_sweep *sw, double x, double y, double dx, double dy,
+                           double grow_px, int box[4])
+{
+    if (dx * dx + dy * dy > 4.0 * sw->cell * sw->cell)
+        return false;
+    double inv = 1.0 / sw->cell;
+    box[0] = cell_of((dx < 0.0 ? x + dx : x) - grow_px, inv, sw->cols);
+    box[1] = cell_of((dx < 0.0 ? x : x + dx) + grow_px, inv, sw->cols);
+    box[2] = cell_of((dy < 0.0 ? y + dy : y) - grow_px, inv, sw->rows);
+    box[3] = cell_of((dy < 0.0 ? y : y + dy) + grow_px, inv, sw->rows);
+    return true;
+}
+
 /* Visits each cell within grow_px of the path from (x,y) by (dx,dy) once:
  * samples along the path a cell apart, a block of cells around each. */
 static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double grow_px,
                  cell_visitor visit, void *ctx)
 {
-    double len = sqrt(dx * dx + dy * dy);
-    double inv = 1.0 / sw->cell;
-    if (len <= 2.0 * sw->cell) {
+    int box[4];
+    if (short_path_box(sw, x, y, dx, dy, grow_px, box)) {
         /* Short paths (nearly all): one box, no cell visited twice. */
-        int x0 = cell_of((dx < 0.0 ? x + dx : x) - grow_px, inv, sw->cols);
-        int x1 = cell_of((dx < 0.0 ? x : x + dx) + grow_px, inv, sw->cols);
-        int y0 = cell_of((dy < 0.0 ? y + dy : y) - grow_px, inv, sw->rows);
-        int y1 = cell_of((dy < 0.0 ? y : y + dy) + grow_px, inv, sw->rows);
+        int x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
         for (int gy = y0; gy <= y1; gy++)
             for (int gx = x0; gx <= x1; gx++)
                 visit(sw, (size_t)gy * (size_t)sw->cols + (size_t)gx, ctx);
         return;
     }
+    double len = sqrt(dx * dx + dy * dy);
+    double inv = 1.0 / sw->cell;
     double n = len * inv + 1.0;
     size_t samples = n < (double)sw->cells ? (size_t)n : sw->cells;
     /* A point between two samples is within half their spacing of one. */
@@ -463,11 +517,7 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
         return;
     /* No ball filed here moves fast against f: the whole cell is the
      * solver's (a pair's limit is never below BP_FAST_FRACTION of f's radius). */
-    const double *b = &sw->vbox[4 * c];
-    double ex0 = fabs(q->vx - b[0]), ex1 = fabs(q->vx - b[1]);
-    double ey0 = fabs(q->vy - b[2]), ey1 = fabs(q->vy - b[3]);
-    double ex = ex0 > ex1 ? ex0 : ex1, ey = ey0 > ey1 ? ey0 : ey1;
-    if (ex * ex + ey * ey <= q->slow2)
+    if (vbox_slow(&sw->vbox[4 * c], q->vx, q->vy, q->slow2))
         return;
     for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node]) {
         size_t j = sw->node_ball[node];
@@ -479,6 +529,24 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
             q->partner = j;
         }
     }
+}
+
+/* Whether every cell a search along a short path would visit lies in a
+ * block where nothing moves fast against (vx, vy): then the search would
+ * find nothing, as each cell's box lies within its block's. In a falling
+ * crowd that is most fast balls: they fall with their neighbours. */
+static bool calm_around(const bp_sweep *sw, double x, double y, double dx, double dy,
+                        double grow_px, double vx, double vy, double slow2)
+{
+    int box[4];
+    if (!short_path_box(sw, x, y, dx, dy, grow_px, box))
+        return false;
+    for (int by = box[2] / BP_SWEEP_BLOCK; by <= box[3] / BP_SWEEP_BLOCK; by++)
+        for (int bx = box[0] / BP_SWEEP_BLOCK; bx <= box[1] / BP_SWEEP_BLOCK; bx++)
+            if (!vbox_slow(&sw->block_vbox[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)],
+                           vx, vy, slow2))
+                return false;
+    return true;
 }
 
 static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
@@ -497,8 +565,11 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         double slow = BP_FAST_FRACTION * world->r[f] / left;
         search q = {.world = world, .f = f, .t0 = tf, .best = 2.0, .vx = world->vx[f],
                     .vy = world->vy[f], .slow2 = slow * slow};
-        walk(sw, world->x[f], world->y[f], world->vx[f] * left, world->vy[f] * left,
-             world->r[f] + sw->reach, visit_search, &q);
+        double path_x = world->vx[f] * left, path_y = world->vy[f] * left;
+        double grow_px = world->r[f] + sw->reach;
+        if (!calm_around(sw, world->x[f], world->y[f], path_x, path_y, grow_px, q.vx, q.vy,
+                         q.slow2))
+            walk(sw, world->x[f], world->y[f], path_x, path_y, grow_px, visit_search, &q);
         double best = q.best;
         size_t partner = q.partner;
         if (best > 1.0) {
