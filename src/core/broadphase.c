@@ -23,6 +23,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->ball_cell);
     free(bp->cell_awake);
     free(bp->row_awake);
+    free(bp->woken_mark);
     free(bp->pairs);
     *bp = (bp_broadphase){0};
 }
@@ -83,8 +84,37 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell, int row)
     bp->row_awake[row] = 1;
 }
 
+/* Whether the last sort still holds: the same balls at the same indices,
+ * the same grid, and every ball that is awake now or was at that sort (its
+ * cell is marked) still in its cell. Sleepers do not move, so a settled
+ * world needs no new sort. Then only the marks are made again. */
+static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
+{
+    size_t n = world->count;
+    if (!bp->sorted || bp->sorted_layout != world->layout_stamp || bp->sorted_count != n ||
+        bp->sorted_cell != bp->cell)
+        return false;
+    double inv_cell = 1.0 / bp->cell;
+    for (size_t i = 0; i < n; i++) {
+        if ((world->flags[i] & BP_BALL_ASLEEP) && !bp->cell_awake[bp->ball_cell[i]])
+            continue;
+        int row;
+        if (cell_of(bp, inv_cell, world->x[i], world->y[i], &row) != bp->ball_cell[i])
+            return false;
+    }
+    size_t cells = (size_t)bp->cols * (size_t)bp->rows;
+    memset(bp->cell_awake, 0, cells + 1);
+    memset(bp->row_awake, 0, (size_t)bp->rows + 1);
+    for (size_t i = 0; i < n; i++)
+        if (!(world->flags[i] & BP_BALL_ASLEEP))
+            mark_awake(bp, bp->ball_cell[i], (int)(bp->ball_cell[i] / (uint32_t)bp->cols));
+    return true;
+}
+
 static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
 {
+    if (sort_still_holds(bp, world))
+        return true;
     size_t n = world->count;
     if (!bp_reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)))
@@ -112,7 +142,23 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     for (size_t c = cells; c > 0; c--)
         start[c] = start[c - 1];
     start[0] = 0;
+    bp->sorted = true;
+    bp->sorted_layout = world->layout_stamp;
+    bp->sorted_count = n;
+    bp->sorted_cell = bp->cell;
     return true;
+}
+
+void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world)
+{
+    /* Sorted by cell, the new order's cells run up from the first. */
+    size_t cells = (size_t)bp->cols * (size_t)bp->rows, k = 0;
+    for (size_t c = 0; c < cells; c++)
+        for (; k < bp->cell_start[c + 1]; k++) {
+            bp->items[k] = (uint32_t)k;
+            bp->ball_cell[k] = (uint32_t)c;
+        }
+    bp->sorted_layout = world->layout_stamp;
 }
 
 static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double margin)
@@ -123,16 +169,6 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
     return dx * dx + dy * dy < reach * reach;
 }
 
-void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world)
-{
-    double inv_cell = 1.0 / bp->cell;
-    for (size_t i = 0; i < world->count; i++)
-        if (!(world->flags[i] & BP_BALL_ASLEEP)) {
-            int row;
-            uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i], &row);
-            mark_awake(bp, c, row);
-        }
-}
 
 size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
                            double margin, uint32_t *out, size_t max)
@@ -263,6 +299,30 @@ static int strip_of_slot(const bp_broadphase *bp, int j)
     return j < bp->even_strips ? 2 * j : 2 * (j - bp->even_strips) + 1;
 }
 
+/* The pairs of every strip, one after the other in slot order. */
+static bool concatenate_strips(bp_broadphase *bp)
+{
+    int strips = bp->strips;
+    bp->pair_count = 0;
+    size_t total = 0;
+    for (int s = 0; s < strips; s++) {
+        if (bp->lists[s].failed)
+            return false;
+        total += bp->lists[s].count;
+    }
+    if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
+        return false;
+    for (int j = 0; j < strips; j++) {
+        const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];
+        bp->strip_first[j] = bp->pair_count;
+        if (list->count) /* an empty strip may have no buffer at all */
+            memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
+        bp->pair_count += list->count;
+    }
+    bp->strip_first[strips] = bp->pair_count;
+    return true;
+}
+
 bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
                          bp_workers *workers)
 {
@@ -286,22 +346,49 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
 
     pairing_job job = {bp, world, margin};
     bp_workers_run(workers, pair_strip_piece, &job, strips);
+    return concatenate_strips(bp);
+}
 
-    size_t total = 0;
-    for (int s = 0; s < strips; s++) {
-        if (bp->lists[s].failed)
-            return false;
-        total += bp->lists[s].count;
-    }
-    if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
+bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
+                             const uint32_t *woken, size_t count)
+{
+    size_t had = bp->woken_mark_capacity;
+    if (!bp_reserve((void **)&bp->woken_mark, &bp->woken_mark_capacity, world->count + 1,
+                    sizeof(uint8_t)))
         return false;
-    for (int j = 0; j < strips; j++) {
-        const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];
-        bp->strip_first[j] = bp->pair_count;
-        if (list->count) /* an empty strip may have no buffer at all */
-            memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
-        bp->pair_count += list->count;
+    memset(bp->woken_mark + had, 0, bp->woken_mark_capacity - had);
+    for (size_t k = 0; k < count; k++)
+        bp->woken_mark[woken[k]] = 1;
+    bool ok = true;
+    int cols = bp->cols, rows = bp->rows;
+    for (size_t k = 0; k < count && ok; k++) {
+        uint32_t w = woken[k];
+        int cx = (int)(bp->ball_cell[w] % (uint32_t)cols);
+        int cy = (int)(bp->ball_cell[w] / (uint32_t)cols);
+        bp_strip_list *list = &bp->lists[cx / BP_STRIP_COLS];
+        for (int y = cy - 1; y <= cy + 1 && ok; y++)
+            for (int x = cx - 1; x <= cx + 1 && ok; x++) {
+                if (x < 0 || x >= cols || y < 0 || y >= rows)
+                    continue;
+                size_t c = (size_t)y * (size_t)cols + (size_t)x;
+                for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
+                    uint32_t b = bp->items[s];
+                    /* Pairs with balls awake all along are listed; two
+                     * woken ones are paired once. */
+                    bool missing = (world->flags[b] & BP_BALL_ASLEEP) ||
+                                   (bp->woken_mark[b] && b > w);
+                    if (!missing || !near(world, w, b, margin))
+                        continue;
+                    if (!bp_reserve((void **)&list->pairs, &list->capacity, list->count + 1,
+                                    sizeof(bp_pair))) {
+                        ok = false;
+                        break;
+                    }
+                    list->pairs[list->count++] = (bp_pair){w, b};
+                }
+            }
     }
-    bp->strip_first[strips] = bp->pair_count;
-    return true;
+    for (size_t k = 0; k < count; k++)
+        bp->woken_mark[woken[k]] = 0;
+    return ok && concatenate_strips(bp);
 }

@@ -22,7 +22,16 @@ typedef struct bp_broadphase {
     uint32_t *ball_cell;      /* cell of each ball */
     uint8_t *cell_awake;      /* per cell: holds a ball that is not asleep */
     uint8_t *row_awake;       /* per row of cells: one of them does */
+    /* What the last sort was made for: while the world's layout and the
+     * grid stay the same and no ball that was or is awake changed cell,
+     * items still holds. */
+    bool sorted;
+    uint64_t sorted_layout;
+    size_t sorted_count;
+    double sorted_cell;
+    uint8_t *woken_mark;      /* per ball, while adding woken balls' pairs */
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
+    size_t woken_mark_capacity;
     size_t row_awake_capacity;
 
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
@@ -60,13 +69,20 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
  * world's balls by cell in between: sorting fills items (ball indices in cell
  * order), pairing reads items. */
 bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin);
+/* After the caller reordered the world as items says (bp_world_reorder):
+ * the sort then holds every ball in its place, items is 0, 1, 2... */
+void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world);
 bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
                          bp_workers *workers);
 
-/* After balls woke up between sorting and pairing: marks their cells as
- * holding a ball awake, so that pairing again lists their pairs with
- * sleepers. */
-void bp_broadphase_mark_awake(bp_broadphase *bp, const bp_world *world);
+/* After the balls in woken[0 .. count) woke up (all asleep when the pairs
+ * were made, with awake_pairs_only): adds their pairs with the balls still
+ * asleep and with each other, each to the end of its strip, where pairing
+ * again would have put them in among the rest. Far cheaper than pairing
+ * again: a landing pile wakes a few balls in a third of its steps. false
+ * on allocation failure. */
+bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
+                             const uint32_t *woken, size_t count);
 
 /* Writes up to max neighbours of ball i (balls whose surface is closer than
  * margin, at most the margin given to the sort) into out; returns how many.

@@ -33,7 +33,7 @@ bp_sleep_rules bp_sleep_rules_for(const bp_params *params)
 }
 
 size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
-                                const bp_sleep_rules *rules)
+                                const bp_sleep_rules *rules, uint32_t *woken_list)
 {
     size_t woken = 0;
     const uint8_t *flags = world->flags;
@@ -53,7 +53,8 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
             if (pressed) {
                 bp_world_wake(world, a);
                 bp_world_wake(world, b);
-                woken += 2;
+                woken_list[woken++] = a;
+                woken_list[woken++] = b;
             }
             continue;
         }
@@ -67,7 +68,7 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
         if (pressed || closing > rules->wake_speed ||
             ((flags[other] & BP_BALL_HELD) && overlapping)) {
             bp_world_wake(world, sleeper);
-            woken++;
+            woken_list[woken++] = sleeper;
         }
     }
     return woken;

@@ -25,9 +25,9 @@ bp_sleep_rules bp_sleep_rules_for(const bp_params *params);
  * speed or presses into deeper than the wake overlap, or that a held ball
  * overlaps; and both of two sleepers pressed into each other. A frozen ball
  * must not stay where the balls around it cannot fit. Returns how many
- * woke. */
+ * woke, and lists them in woken (room for every ball). */
 size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pair_count,
-                                const bp_sleep_rules *rules);
+                                const bp_sleep_rules *rules, uint32_t *woken);
 
 /* After the step: counts the calm steps of supported balls (supported[i] as
  * the supported pass left it; start_x/start_y where each ball began the

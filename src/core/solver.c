@@ -73,6 +73,8 @@ struct bp_solver {
     uint32_t *moved;        /* the balls one clean-up pass pushed */
     size_t moved_in_pass_capacity, moved_capacity;
     uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
+    uint32_t *woken;        /* the sleepers woken on contact this step */
+    size_t woken_capacity;
     size_t side_count, side_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
 };
@@ -93,6 +95,7 @@ void bp_solver_destroy(bp_solver *solver)
     free(solver->moved_in_pass);
     free(solver->moved);
     free(solver->side_balls);
+    free(solver->woken);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -463,8 +466,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         permute_anchors(world, bp->items);
         permute_doubles(world, solver->start_x, bp->items);
         permute_doubles(world, solver->start_y, bp->items);
-        for (size_t k = 0; k < world->count; k++)
-            bp->items[k] = (uint32_t)k;
+        bp_broadphase_follow_reorder(bp, world);
     }
     if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers) ||
         !list_side_balls(solver, world, list_margin))
@@ -478,9 +480,13 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
     /* A sleeper woken now moves in the passes below: it needs its pairs
      * with the sleepers around it, which the list left out. */
-    if (gravity && bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules) > 0) {
-        bp_broadphase_mark_awake(bp, world);
-        if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers))
+    if (gravity) {
+        if (!bp_reserve((void **)&solver->woken, &solver->woken_capacity, world->count + 1,
+                        sizeof(uint32_t)))
+            return false;
+        size_t woken = bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules,
+                                                solver->woken);
+        if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken))
             return false;
     }
 

@@ -112,6 +112,7 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->flags[i] = 0;
     world->calm[i] = 0;
     world->index_of_id[id] = (int32_t)i;
+    world->layout_stamp++;
     return id;
 }
 
@@ -162,6 +163,7 @@ bool bp_world_remove_ball(bp_world *world, uint32_t id)
         move_ball(world, i, i + 1);
     world->count = last;
     world->index_of_id[id] = -1;
+    world->layout_stamp++;
     return true;
 }
 
@@ -215,6 +217,7 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order)
     BP_GATHER(world->calm, world->spare_calm, order, n);
     for (size_t k = 0; k < n; k++)
         world->index_of_id[world->id[k]] = (int32_t)k;
+    world->layout_stamp++;
     return true;
 }
 

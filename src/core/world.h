@@ -58,6 +58,9 @@ typedef struct bp_world {
     size_t spare_capacity;
 
     uint64_t steps; /* physics steps taken so far */
+    /* Changes whenever balls are added, removed or reordered: what a cache
+     * of per-index data (the broad phase's sort) checks to stay valid. */
+    uint64_t layout_stamp;
     int threads;    /* worker threads for the step (results never depend on it) */
     bp_solver *solver;
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
