@@ -53,6 +53,7 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     if ((width / cell) * (height / cell) > max_cells)
         cell = sqrt(width * height / max_cells);
     bp->cell = cell;
+    bp->r_max = r_max;
     bp->cols = (int)ceil(width / cell);
     bp->rows = (int)ceil(height / cell);
     if (bp->cols < 1)
@@ -188,6 +189,26 @@ size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint3
                     out[found++] = j;
             }
         }
+    return found;
+}
+
+size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out)
+{
+    /* Cells deep enough that a centre within reach of a side, even one
+     * rounded into the next cell, is in one of them. */
+    double depth_cells = ceil(reach / bp->cell) + 1.0;
+    int depth = depth_cells < (double)bp->cols ? (int)depth_cells : bp->cols;
+    size_t found = 0;
+    for (int y = 0; y < bp->rows; y++) {
+        size_t row = (size_t)y * (size_t)bp->cols;
+        bool whole = y < depth || y >= bp->rows - depth || 2 * depth >= bp->cols;
+        /* Runs of cells [from, to): the whole row, or its two ends. */
+        size_t runs[2][2] = {{row, row + (size_t)(whole ? bp->cols : depth)},
+                             {row + (size_t)(bp->cols - depth), row + (size_t)bp->cols}};
+        for (int k = 0; k < (whole ? 1 : 2); k++)
+            for (uint32_t s = bp->cell_start[runs[k][0]]; s < bp->cell_start[runs[k][1]]; s++)
+                out[found++] = bp->items[s];
+    }
     return found;
 }
 

@@ -16,6 +16,7 @@ typedef struct bp_pair {
 
 typedef struct bp_broadphase {
     double cell;              /* cell edge, px */
+    double r_max;             /* largest radius, px */
     int cols, rows;
     uint32_t *cell_start;     /* cols*rows + 1 offsets into items */
     uint32_t *items;          /* ball indices ordered by cell */
@@ -83,6 +84,11 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
  * on allocation failure. */
 bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
                              const uint32_t *woken, size_t count);
+
+/* Writes into out (room for every ball) the balls of the cells within
+ * reach px of a side of the arena, as sorted, and returns how many: every
+ * ball whose centre is within reach of a side is among them. */
+size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out);
 
 /* Writes up to max neighbours of ball i (balls whose surface is closer than
  * margin, at most the margin given to the sort) into out; returns how many.

@@ -73,9 +73,9 @@ struct bp_solver {
     uint32_t *moved;        /* the balls one clean-up pass pushed */
     size_t moved_in_pass_capacity, moved_capacity;
     uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
+    size_t side_count, side_capacity;
     uint32_t *woken;        /* the sleepers woken on contact this step */
     size_t woken_capacity;
-    size_t side_count, side_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
 };
 
@@ -253,9 +253,20 @@ static bool list_side_balls(bp_solver *solver, const bp_world *world, double lis
                     sizeof(uint32_t)))
         return false;
     size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (near_side_or_wall(world, i, world->r[i] + 2.0 * list_margin))
+    if (world->wall_count > 0) {
+        for (size_t i = 0; i < n; i++)
             solver->side_balls[count++] = (uint32_t)i;
+    } else {
+        /* Only the grid's border cells can hold such a ball. */
+        const bp_broadphase *bp = &solver->broadphase;
+        size_t candidates = bp_broadphase_border_balls(bp, bp->r_max + 2.0 * list_margin,
+                                                       solver->side_balls);
+        for (size_t k = 0; k < candidates; k++) {
+            uint32_t i = solver->side_balls[k];
+            if (near_side_or_wall(world, i, world->r[i] + 2.0 * list_margin))
+                solver->side_balls[count++] = i;
+        }
+    }
     solver->side_count = count;
     return true;
 }
