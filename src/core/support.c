@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 #include "minmax.h"
@@ -51,6 +52,9 @@
 
 void bp_support_free(bp_support *s)
 {
+    free(s->visited);
+    free(s->slot);
+    free(s->in_visit);
     free(s->order);
     free(s->bin_start);
     free(s->first);
@@ -63,12 +67,16 @@ void bp_support_free(bp_support *s)
 static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
 {
     if (balls + 1 > s->ball_capacity) {
-        size_t c1 = s->ball_capacity, c2 = c1, c3 = c1;
-        if (!bp_reserve((void **)&s->order, &c1, balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->first, &c2, balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->supported, &c3, balls + 1, sizeof(uint8_t)))
+        size_t had = s->ball_capacity, c[6] = {had, had, had, had, had, had};
+        if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
+            !bp_reserve((void **)&s->order, &c[3], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->first, &c[4], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)))
             return false;
-        s->ball_capacity = c1;
+        memset(s->in_visit + had, 0, c[2] - had);
+        s->ball_capacity = c[0];
     }
     return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
            bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
@@ -81,43 +89,47 @@ static inline double height_of(const bp_world *world, size_t i, double up_y)
     return up_y < 0.0 ? world->params.height - world->y[i] : world->y[i];
 }
 
-/* Counting sort by height of the balls the pass has to visit: every ball
- * awake and every sleeper in a listed pair (one next to a ball awake). The
- * other sleepers rest among sleepers only: nothing under them changed, so
- * they stay as they are, supported, and cost nothing. */
-static size_t sort_by_height(bp_support *s, const bp_world *world, const bp_pair *pairs,
-                             size_t pair_count, double up_y, double bin, size_t bins)
+/* Lists the balls the pass has to visit, by index: every ball awake and
+ * every sleeper in a listed pair (one next to a ball awake). The other
+ * sleepers rest among sleepers only: nothing under them changed, so they
+ * stay as they are, supported, and cost nothing. Returns how many. */
+static size_t list_visits(bp_support *s, const bp_world *world, const bp_pair *pairs,
+                          size_t pair_count)
 {
-    size_t n = world->count;
-    uint8_t *visit = s->supported; /* free until the visit: marks who is visited */
-    for (size_t i = 0; i < n; i++)
-        visit[i] = !(world->flags[i] & BP_BALL_ASLEEP);
+    uint8_t *in_visit = s->in_visit;
     for (size_t k = 0; k < pair_count; k++) {
-        visit[pairs[k].a] = 1;
-        visit[pairs[k].b] = 1;
+        in_visit[pairs[k].a] = 1;
+        in_visit[pairs[k].b] = 1;
     }
+    size_t count = 0;
+    for (size_t i = 0; i < world->count; i++)
+        if (in_visit[i] || !(world->flags[i] & BP_BALL_ASLEEP)) {
+            in_visit[i] = 1;
+            s->slot[i] = (uint32_t)count;
+            s->visited[count++] = (uint32_t)i;
+        }
+    return count;
+}
+
+/* Counting sort by height of the visited balls into order. */
+static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, double up_y,
+                           double bin, size_t bins)
+{
     uint32_t *start = s->bin_start;
     for (size_t b = 0; b <= bins; b++)
         start[b] = 0;
     double inv_bin = 1.0 / bin;
-    /* first[] is free until the neighbour lists are built: it holds bins
-     * (UINT32_MAX: not visited). */
-    for (size_t i = 0; i < n; i++) {
-        if (!visit[i]) {
-            s->first[i] = UINT32_MAX;
-            continue;
-        }
-        double h = height_of(world, i, up_y) * inv_bin;
+    /* first[] is free until the neighbour lists are built: it holds bins. */
+    for (size_t k = 0; k < visits; k++) {
+        double h = height_of(world, s->visited[k], up_y) * inv_bin;
         size_t b = h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
-        s->first[i] = (uint32_t)b;
+        s->first[k] = (uint32_t)b;
         start[b + 1]++;
     }
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
-    for (size_t i = 0; i < n; i++)
-        if (s->first[i] != UINT32_MAX)
-            s->order[start[s->first[i]]++] = (uint32_t)i;
-    return start[bins];
+    for (size_t k = 0; k < visits; k++)
+        s->order[start[s->first[k]]++] = s->visited[k];
 }
 
 /* 0 if a and b are further apart than margin, else 1, with the supporter
@@ -138,15 +150,15 @@ static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, doubl
     return true;
 }
 
-/* Neighbour lists (CSR): near[first[i] .. first[i+1]) for ball i. Touching
- * pairs are found once and kept in edges while the lists are counted. */
+/* Neighbour lists (CSR) of the visited balls: near[first[k] .. first[k+1])
+ * for the ball in slot k. Touching pairs are found once and kept in edges
+ * while the lists are counted. */
 static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
-                             size_t pair_count, double up_y, double margin)
+                             size_t pair_count, size_t visits, double up_y, double margin)
 {
-    size_t n = world->count;
-    uint32_t *first = s->first;
-    for (size_t i = 0; i <= n; i++)
-        first[i] = 0;
+    uint32_t *first = s->first, *slot = s->slot;
+    for (size_t k = 0; k <= visits; k++)
+        first[k] = 0;
     size_t edge_count = 0;
     for (size_t k = 0; k < pair_count; k++) {
         uint32_t ea, eb;
@@ -154,20 +166,20 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
             s->edges[2 * edge_count] = ea;
             s->edges[2 * edge_count + 1] = eb;
             edge_count++;
-            first[pairs[k].a + 1]++;
-            first[pairs[k].b + 1]++;
+            first[slot[pairs[k].a] + 1]++;
+            first[slot[pairs[k].b] + 1]++;
         }
     }
-    for (size_t i = 0; i < n; i++)
-        first[i + 1] += first[i];
+    for (size_t k = 0; k < visits; k++)
+        first[k + 1] += first[k];
     for (size_t e = 0; e < edge_count; e++) {
         uint32_t ea = s->edges[2 * e], eb = s->edges[2 * e + 1];
         /* Each entry names the other ball: a's entry holds b, and so on. */
-        s->near[first[eb & ~BP_SUPPORTER_BIT]++] = ea;
-        s->near[first[ea & ~BP_SUPPORTER_BIT]++] = eb;
+        s->near[first[slot[eb & ~BP_SUPPORTER_BIT]]++] = ea;
+        s->near[first[slot[ea & ~BP_SUPPORTER_BIT]]++] = eb;
     }
-    for (size_t i = n; i > 0; i--)
-        first[i] = first[i - 1];
+    for (size_t k = visits; k > 0; k--)
+        first[k] = first[k - 1];
     first[0] = 0;
 }
 
@@ -188,7 +200,8 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
     size_t found = bp_broadphase_query(bp, world, u, margin, around, 32);
     for (size_t k = 0; k < found; k++) {
         uint32_t l = around[k], u_entry, l_entry;
-        if ((world->flags[l] & BP_BALL_ASLEEP) && supported[l] &&
+        /* A sleeper is supported: one that lost its support woke. */
+        if ((world->flags[l] & BP_BALL_ASLEEP) &&
             touching(world, l, u, margin, up_y, &l_entry, &u_entry) &&
             (u_entry & BP_SUPPORTER_BIT))
             return false;
@@ -403,23 +416,26 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     if (!reserve_all(s, n, bins, pair_count))
         return false;
 
-    size_t visits = sort_by_height(s, world, pairs, pair_count, up_y, bin, bins);
-    build_neighbours(s, world, pairs, pair_count, up_y, margin);
+    size_t visits = list_visits(s, world, pairs, pair_count);
+    sort_by_height(s, world, visits, up_y, bin, bins);
+    build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
     uint8_t *supported = s->supported;
-    for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < visits; k++) {
+        uint32_t i = s->visited[k];
         supported[i] = (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP)) != 0;
+    }
 
     settle_context ctx = {world, bp_params_rest_speed(&world->params), supported, up_y,
                           1.0 / world->params.hz};
     for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
+        uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
         if (world->flags[u] & BP_BALL_ASLEEP) {
             /* A sleeper does not move, but it must not hang in the air once
              * what held it up goes: it wakes when neither a ball awake nor a
              * sleeper holds it up any more (lost_support). */
             if (!(world->flags[u] & BP_BALL_GROUNDED) &&
-                lost_support(world, bp, supported, u, s->near + s->first[u],
-                             s->first[u + 1] - s->first[u], up_y, margin)) {
+                lost_support(world, bp, supported, u, s->near + lo, hi - lo, up_y, margin)) {
                 bp_world_wake(world, u);
                 supported[u] = 0;
             }
@@ -430,7 +446,6 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         double floor_gap = up_y < 0.0 ? world->params.height - world->r[u] - world->y[u]
                                       : world->y[u] - world->r[u];
         bool on_floor = floor_gap < margin;
-        uint32_t lo = s->first[u], hi = s->first[u + 1];
         bool on_ball = false;
         for (uint32_t j = lo; j < hi && !on_ball; j++)
             on_ball = (s->near[j] & BP_SUPPORTER_BIT) &&
@@ -444,5 +459,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         settle(&ctx, u, s->near + lo, hi - lo, on_floor);
         supported[u] = 1;
     }
+    for (size_t k = 0; k < visits; k++)
+        s->in_visit[s->visited[k]] = 0;
     return true;
 }

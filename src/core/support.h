@@ -11,12 +11,19 @@
 #include "world.h"
 
 typedef struct bp_support {
-    uint32_t *order;        /* ball indices, lowest (nearest the floor) first */
+    /* The pass visits the balls awake and those next to one (the sleepers
+     * in listed pairs), and costs nothing per other ball: a settled pile
+     * of 100,000 with a few balls awake visits a few. */
+    uint32_t *visited;      /* the balls it visits, by index */
+    uint32_t *slot;         /* per ball: its place in visited (visited balls only) */
+    uint8_t *in_visit;      /* per ball: 1 while in visited, 0 between passes */
+    uint32_t *order;        /* the visited balls, lowest (nearest the floor) first */
     uint32_t *bin_start;    /* height bins of the counting sort */
-    uint32_t *first;        /* per ball: start of its neighbours in near */
-    uint32_t *near;         /* touching neighbours, grouped by ball */
+    uint32_t *first;        /* per slot: start of its neighbours in near */
+    uint32_t *near;         /* touching neighbours (ball indices), grouped by slot */
     uint32_t *edges;        /* touching pairs as found, before grouping */
-    uint8_t *supported;     /* per ball: settled, on the floor through a chain */
+    uint8_t *supported;     /* per ball: settled, on the floor through a chain
+                               (this pass's for visited balls; every ball awake is) */
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity;
 } bp_support;
 
