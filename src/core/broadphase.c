@@ -170,7 +170,6 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
     return dx * dx + dy * dy < reach * reach;
 }
 
-
 size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
                            double margin, uint32_t *out, size_t max)
 {

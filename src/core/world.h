@@ -17,7 +17,9 @@
 enum {
     BP_BALL_GROUNDED = 1u, /* touched a floor-like surface in the last step */
     BP_BALL_HELD = 2u,     /* kinematic: moved by the user, infinite mass */
-    BP_BALL_ASLEEP = 4u,   /* at rest on a support: not moved, infinite mass */
+    BP_BALL_ASLEEP = 4u,   /* at rest on a support: not moved, infinite mass
+                              (code that moves a ball wakes it first: the
+                              step counts on sleepers staying put) */
 };
 
 /* A static segment with rounded ends; r is half its thickness, px. */
