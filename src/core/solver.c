@@ -68,6 +68,14 @@
 #define BP_SOLVER_REORDER_MIN_BALLS 2048
 #define BP_SOLVER_REORDER_EVERY 8
 
+/* The balls one strip's share of a clean-up pass pushed. */
+typedef struct moved_list {
+    uint32_t *balls;
+    size_t count, capacity;
+    bool deep;   /* it met an overlap deeper than BP_CLEANUP_OVER_R */
+    bool failed; /* out of memory */
+} moved_list;
+
 struct bp_solver {
     bp_broadphase broadphase;
     bp_support support;
@@ -75,8 +83,9 @@ struct bp_solver {
     size_t start_capacity;
     bool supported_valid;      /* support.supported is this step's */
     uint8_t *moved_in_pass; /* per ball: the clean-up pass that last pushed it */
-    uint32_t *moved;        /* the balls one clean-up pass pushed */
-    size_t moved_in_pass_capacity, moved_capacity;
+    size_t moved_in_pass_capacity;
+    moved_list *moved;      /* per strip slot: the balls a clean-up pass pushed */
+    size_t moved_lists;
     uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
     size_t side_count, side_capacity;
     uint32_t *woken;        /* the sleepers woken on contact this step */
@@ -98,6 +107,8 @@ void bp_solver_destroy(bp_solver *solver)
     free(solver->start_x);
     free(solver->start_y);
     free(solver->moved_in_pass);
+    for (size_t k = 0; k < solver->moved_lists; k++)
+        free(solver->moved[k].balls);
     free(solver->moved);
     free(solver->side_balls);
     free(solver->woken);
@@ -370,55 +381,116 @@ static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
 
 #define BP_NEVER_MOVED UINT8_MAX
 
+/* What a worker needs for its share of a clean-up pass. */
+typedef struct cleanup_job {
+    bp_world *world;
+    const bp_pair *pairs;
+    const size_t *slot_first;
+    int slot_begin; /* the slots of one parity start here */
+    int pass;
+    uint8_t *moved_in_pass;
+    moved_list *moved;
+    double rest_speed;
+} cleanup_job;
+
+/* Piece k of a clean-up pass: the k-th strip of this parity. A pass after
+ * the first looks only at pairs with a ball pushed since the pair was last
+ * looked at (in this pass or the one before). */
+static void cleanup_strip(void *context, int k)
+{
+    const cleanup_job *job = context;
+    int j = job->slot_begin + k, pass = job->pass;
+    moved_list *list = &job->moved[j];
+    uint8_t *moved_in_pass = job->moved_in_pass;
+    for (size_t p = job->slot_first[j]; p < job->slot_first[j + 1]; p++) {
+        uint32_t a = job->pairs[p].a, b = job->pairs[p].b;
+        if (pass > 0) {
+            int last = moved_in_pass[a] != BP_NEVER_MOVED ? moved_in_pass[a] : -2;
+            int last_b = moved_in_pass[b] != BP_NEVER_MOVED ? moved_in_pass[b] : -2;
+            if ((last > last_b ? last : last_b) < pass - 1)
+                continue;
+        }
+        bool deep;
+        if (separate(job->world, job->pairs[p], &deep)) {
+            uint32_t both[2] = {a, b};
+            for (int e = 0; e < 2; e++) {
+                uint32_t i = both[e];
+                if (job->world->inv_mass[i] > 0.0 && moved_in_pass[i] != pass) {
+                    if (!bp_reserve((void **)&list->balls, &list->capacity, list->count + 1,
+                                    sizeof(uint32_t))) {
+                        list->failed = true;
+                        return;
+                    }
+                    moved_in_pass[i] = (uint8_t)pass;
+                    list->balls[list->count++] = i;
+                }
+            }
+        }
+        list->deep |= deep;
+    }
+}
+
+/* Puts back inside the balls of slot j's moved list: the balls not pushed
+ * are still where the last pass put them, inside. */
+static void contain_moved(void *context, int j)
+{
+    const cleanup_job *job = context;
+    const moved_list *list = &job->moved[j];
+    for (size_t k = 0; k < list->count; k++)
+        contain_ball(job->world, list->balls[k], job->rest_speed);
+}
+
 /* Position-only passes until no pair overlaps by more than
  * BP_CLEANUP_OVER_R of the smaller radius or the budget is spent. The
  * velocity passes leave a few contacts pressed in where chains of balls
  * wedge against each other or against sleepers; a resting pile should not
- * show them. Sequential and in list order, so the result does not depend on
- * the workers.
+ * show them. In list order, the strips of one parity at a time as in the
+ * relaxation passes, so the result does not depend on the workers.
  *
  * Most pairs are apart and stay apart: a pass after the first looks only at
- * pairs with a ball pushed since the pair was last looked at (in this pass
- * or the one before), and puts back inside only the balls it pushed. That
- * gives exactly what walking every pair would, for a fraction of the work. */
+ * pairs with a ball pushed lately, and puts back inside only the balls it
+ * pushed. That gives exactly what walking every pair would, for a fraction
+ * of the work. */
 static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed)
 {
-    const bp_pair *pairs = solver->broadphase.pairs;
-    size_t pair_count = solver->broadphase.pair_count, balls = world->count;
+    const bp_broadphase *bp = &solver->broadphase;
+    size_t balls = world->count, slots = (size_t)bp->strips;
     if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
-                    sizeof(uint8_t)) ||
-        !bp_reserve((void **)&solver->moved, &solver->moved_capacity, balls + 1,
-                    sizeof(uint32_t)))
+                    sizeof(uint8_t)))
         return false;
-    uint8_t *moved_in_pass = solver->moved_in_pass;
-    uint32_t *moved = solver->moved;
-    memset(moved_in_pass, BP_NEVER_MOVED, balls);
+    if (slots > solver->moved_lists) {
+        moved_list *lists = realloc(solver->moved, slots * sizeof *lists);
+        if (!lists)
+            return false;
+        for (size_t k = solver->moved_lists; k < slots; k++)
+            lists[k] = (moved_list){0};
+        solver->moved = lists;
+        solver->moved_lists = slots;
+    }
+    memset(solver->moved_in_pass, BP_NEVER_MOVED, balls);
+    cleanup_job job = {.world = world,
+                       .pairs = bp->pairs,
+                       .slot_first = bp->strip_first,
+                       .moved_in_pass = solver->moved_in_pass,
+                       .moved = solver->moved,
+                       .rest_speed = rest_speed};
     for (int pass = 0; pass < BP_CLEANUP_PASSES; pass++) {
-        bool any_deep = false;
-        size_t moved_count = 0;
-        for (size_t k = 0; k < pair_count; k++) {
-            uint32_t a = pairs[k].a, b = pairs[k].b;
-            if (pass > 0) {
-                int last = moved_in_pass[a] != BP_NEVER_MOVED ? moved_in_pass[a] : -2;
-                int last_b = moved_in_pass[b] != BP_NEVER_MOVED ? moved_in_pass[b] : -2;
-                if ((last > last_b ? last : last_b) < pass - 1)
-                    continue;
-            }
-            bool deep;
-            if (separate(world, pairs[k], &deep)) {
-                uint32_t both[2] = {a, b};
-                for (int e = 0; e < 2; e++)
-                    if (world->inv_mass[both[e]] > 0.0 && moved_in_pass[both[e]] != pass) {
-                        moved_in_pass[both[e]] = (uint8_t)pass;
-                        moved[moved_count++] = both[e];
-                    }
-            }
-            any_deep |= deep;
+        for (size_t j = 0; j < slots; j++) {
+            solver->moved[j].count = 0;
+            solver->moved[j].deep = false;
         }
-        /* The balls not pushed are still where the last pass put them:
-         * inside. */
-        for (size_t k = 0; k < moved_count; k++)
-            contain_ball(world, moved[k], rest_speed);
+        job.pass = pass;
+        job.slot_begin = 0;
+        bp_workers_run(solver->workers, cleanup_strip, &job, bp->even_strips);
+        job.slot_begin = bp->even_strips;
+        bp_workers_run(solver->workers, cleanup_strip, &job, bp->strips - bp->even_strips);
+        bool any_deep = false;
+        for (size_t j = 0; j < slots; j++) {
+            if (solver->moved[j].failed)
+                return false;
+            any_deep |= solver->moved[j].deep;
+        }
+        bp_workers_run(solver->workers, contain_moved, &job, bp->strips);
         if (!any_deep)
             break;
     }
