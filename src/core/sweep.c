@@ -549,6 +549,57 @@ static bool calm_around(const bp_sweep *sw, double x, double y, double dx, doubl
     return true;
 }
 
+/* Adds ball j's velocity to the blocks it may stand in during the step:
+ * along its path if it is queued (still at the step's start), else where
+ * it stands. */
+static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j)
+{
+    double vx = world->vx[j], vy = world->vy[j];
+    double dx = 0.0, dy = 0.0;
+    if (state_of(sw, j) & IN_QUEUE) {
+        dx = vx * sw->dt;
+        dy = vy * sw->dt;
+    }
+    double inv = 1.0 / sw->cell;
+    int x0 = cell_of(dx < 0.0 ? world->x[j] + dx : world->x[j], inv, sw->cols);
+    int x1 = cell_of(dx < 0.0 ? world->x[j] : world->x[j] + dx, inv, sw->cols);
+    int y0 = cell_of(dy < 0.0 ? world->y[j] + dy : world->y[j], inv, sw->rows);
+    int y1 = cell_of(dy < 0.0 ? world->y[j] : world->y[j] + dy, inv, sw->rows);
+    for (int by = y0 / BP_SWEEP_BLOCK; by <= y1 / BP_SWEEP_BLOCK; by++)
+        for (int bx = x0 / BP_SWEEP_BLOCK; bx <= x1 / BP_SWEEP_BLOCK; bx++)
+            vbox_add(&sw->block_vbox[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)], vx,
+                     vy);
+}
+
+/* Takes out of the queue, and moves straight to the end of the step, every
+ * fast ball in open space with nothing moving fast against it anywhere near
+ * its path (calm_around, on blocks that hold every ball). Its search would
+ * find nothing, and a falling crowd is mostly such balls: filing them all
+ * along their paths was most of the sweep's cost while a big pit landed. */
+static void drop_calm(bp_sweep *sw, bp_world *world)
+{
+    for (size_t j = 0; j < world->count; j++)
+        add_to_blocks(sw, world, j);
+    size_t kept = 0;
+    for (size_t k = 0; k < sw->queue_count; k++) {
+        size_t f = sw->queue[k];
+        double dx = world->vx[f] * sw->dt, dy = world->vy[f] * sw->dt;
+        double slow = BP_FAST_FRACTION * world->r[f] / sw->dt;
+        if (bp_arena_path_open(world, world->x[f], world->y[f], dx, dy, world->r[f]) &&
+            calm_around(sw, world->x[f], world->y[f], dx, dy, world->r[f] + sw->reach,
+                        world->vx[f], world->vy[f], slow * slow)) {
+            bp_arena_move_open(world, f, sw->dt);
+            touch(sw, f, 1.0);
+            sw->state[f] = 0;
+            continue;
+        }
+        sw->queue[kept++] = (uint32_t)f;
+    }
+    sw->queue_count = kept;
+    for (size_t b = 0; b < sw->blocks; b++)
+        vbox_clear(&sw->block_vbox[4 * b]);
+}
+
 static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
 {
     for (int event = 0; event < BP_SWEEP_EVENTS && sw->events_left > 0 && !sw->failed;
@@ -615,6 +666,9 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
      * cell it was filed under. */
     sw->reach = r_max * (1.0 + BP_FAST_FRACTION) + 1.0;
     bool ok = layout(sw, world);
+    /* Worth a pass over every ball only for a crowd of fast balls. */
+    if (ok && sw->queue_count * BP_SWEEP_CROWD > world->count)
+        drop_calm(sw, world);
     if (ok) {
         /* Many fast balls (a falling crowd): filing every ball costs less
          * than marking around each of them. */
