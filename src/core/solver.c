@@ -82,7 +82,7 @@ struct bp_solver {
     double *start_x, *start_y; /* where each ball began the step */
     size_t start_capacity;
     bool supported_valid;      /* support.supported is this step's */
-    uint8_t *moved_in_pass; /* per ball: the clean-up pass that last pushed it */
+    int8_t *moved_in_pass;  /* per ball: the clean-up pass that last pushed it */
     size_t moved_in_pass_capacity;
     moved_list *moved;      /* per strip slot: the balls a clean-up pass pushed */
     size_t moved_lists;
@@ -379,7 +379,8 @@ static inline bool separate(bp_world *world, bp_pair pair, bool *deep)
     return true;
 }
 
-#define BP_NEVER_MOVED UINT8_MAX
+/* moved_in_pass of a ball no pass pushed: before the pass before the first. */
+#define BP_NEVER_MOVED (-2)
 
 /* What a worker needs for its share of a clean-up pass. */
 typedef struct cleanup_job {
@@ -388,7 +389,7 @@ typedef struct cleanup_job {
     const size_t *slot_first;
     int slot_begin; /* the slots of one parity start here */
     int pass;
-    uint8_t *moved_in_pass;
+    int8_t *moved_in_pass;
     moved_list *moved;
     double rest_speed;
 } cleanup_job;
@@ -401,15 +402,12 @@ static void cleanup_strip(void *context, int k)
     const cleanup_job *job = context;
     int j = job->slot_begin + k, pass = job->pass;
     moved_list *list = &job->moved[j];
-    uint8_t *moved_in_pass = job->moved_in_pass;
+    int8_t *moved_in_pass = job->moved_in_pass;
     for (size_t p = job->slot_first[j]; p < job->slot_first[j + 1]; p++) {
         uint32_t a = job->pairs[p].a, b = job->pairs[p].b;
-        if (pass > 0) {
-            int last = moved_in_pass[a] != BP_NEVER_MOVED ? moved_in_pass[a] : -2;
-            int last_b = moved_in_pass[b] != BP_NEVER_MOVED ? moved_in_pass[b] : -2;
-            if ((last > last_b ? last : last_b) < pass - 1)
-                continue;
-        }
+        int last = moved_in_pass[a] > moved_in_pass[b] ? moved_in_pass[a] : moved_in_pass[b];
+        if (pass > 0 && last < pass - 1)
+            continue;
         bool deep;
         if (separate(job->world, job->pairs[p], &deep)) {
             uint32_t both[2] = {a, b};
@@ -421,7 +419,7 @@ static void cleanup_strip(void *context, int k)
                         list->failed = true;
                         return;
                     }
-                    moved_in_pass[i] = (uint8_t)pass;
+                    moved_in_pass[i] = (int8_t)pass;
                     list->balls[list->count++] = i;
                 }
             }
@@ -456,7 +454,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     const bp_broadphase *bp = &solver->broadphase;
     size_t balls = world->count, slots = (size_t)bp->strips;
     if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
-                    sizeof(uint8_t)))
+                    sizeof(int8_t)))
         return false;
     if (slots > solver->moved_lists) {
         moved_list *lists = realloc(solver->moved, slots * sizeof *lists);
@@ -467,7 +465,8 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         solver->moved = lists;
         solver->moved_lists = slots;
     }
-    memset(solver->moved_in_pass, BP_NEVER_MOVED, balls);
+    for (size_t i = 0; i < balls; i++)
+        solver->moved_in_pass[i] = BP_NEVER_MOVED;
     cleanup_job job = {.world = world,
                        .pairs = bp->pairs,
                        .slot_first = bp->strip_first,
