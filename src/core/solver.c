@@ -60,11 +60,11 @@
 /* From this many balls on, worker threads (--threads) pay for their
  * hand-overs. */
 #define BP_SOLVER_THREADS_MIN_BALLS 8192
-/* From this many balls on, the step sorts the balls by grid cell, every
- * BP_SOLVER_REORDER_EVERY steps: in a few steps few balls leave their
- * neighbours far behind in memory, and shuffling a dozen arrays every step
- * cost more than it saved (100k pit: 15.1 steps/s every step, 16.8 every
- * 8th; 10k pit: 739 -> 693 instructions per ball-step). */
+/* From this many balls on, the step reorders the balls in memory by grid
+ * cell, every BP_SOLVER_REORDER_EVERY steps: in a few steps few balls leave
+ * their neighbours far behind in memory, and shuffling a dozen arrays every
+ * step cost more than it saved (100k pit: 15.1 steps/s every step, 16.8
+ * every 8th; 10k pit: 739 -> 693 instructions per ball-step). */
 #define BP_SOLVER_REORDER_MIN_BALLS 2048
 #define BP_SOLVER_REORDER_EVERY 8
 
@@ -476,7 +476,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     for (int pass = 0; pass < BP_CLEANUP_PASSES; pass++) {
         for (size_t j = 0; j < slots; j++) {
             solver->moved[j].count = 0;
-            solver->moved[j].deep = false;
+            solver->moved[j].deep = solver->moved[j].failed = false;
         }
         job.pass = pass;
         job.slot_begin = 0;

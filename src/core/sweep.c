@@ -205,6 +205,12 @@ static bool vbox_slow(const double *b, double vx, double vy, double slow2)
     return ex * ex + ey * ey <= slow2;
 }
 
+/* The velocity box of block (bx, by), in blocks. */
+static double *block_box(const bp_sweep *sw, size_t bx, size_t by)
+{
+    return &sw->block_vbox[4 * (by * (size_t)sw->block_cols + bx)];
+}
+
 static bool layout(bp_sweep *sw, const bp_world *world)
 {
     double w = world->params.width, h = world->params.height;
@@ -280,8 +286,7 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
     double vx = world->vx[ball], vy = world->vy[ball];
     vbox_add(&sw->vbox[4 * c], vx, vy);
     size_t gx = c % (size_t)sw->cols, gy = c / (size_t)sw->cols;
-    size_t block = gy / BP_SWEEP_BLOCK * (size_t)sw->block_cols + gx / BP_SWEEP_BLOCK;
-    vbox_add(&sw->block_vbox[4 * block], vx, vy);
+    vbox_add(block_box(sw, gx / BP_SWEEP_BLOCK, gy / BP_SWEEP_BLOCK), vx, vy);
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
     if (!bp_reserve((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
@@ -543,8 +548,7 @@ static bool calm_around(const bp_sweep *sw, double x, double y, double dx, doubl
         return false;
     for (int by = box[2] / BP_SWEEP_BLOCK; by <= box[3] / BP_SWEEP_BLOCK; by++)
         for (int bx = box[0] / BP_SWEEP_BLOCK; bx <= box[1] / BP_SWEEP_BLOCK; bx++)
-            if (!vbox_slow(&sw->block_vbox[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)],
-                           vx, vy, slow2))
+            if (!vbox_slow(block_box(sw, (size_t)bx, (size_t)by), vx, vy, slow2))
                 return false;
     return true;
 }
@@ -567,8 +571,7 @@ static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j)
     int y1 = cell_of(dy < 0.0 ? world->y[j] : world->y[j] + dy, inv, sw->rows);
     for (int by = y0 / BP_SWEEP_BLOCK; by <= y1 / BP_SWEEP_BLOCK; by++)
         for (int bx = x0 / BP_SWEEP_BLOCK; bx <= x1 / BP_SWEEP_BLOCK; bx++)
-            vbox_add(&sw->block_vbox[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)], vx,
-                     vy);
+            vbox_add(block_box(sw, (size_t)bx, (size_t)by), vx, vy);
 }
 
 /* Takes out of the queue, and moves straight to the end of the step, every
