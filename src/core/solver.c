@@ -530,7 +530,7 @@ static bool all_asleep(const bp_world *world)
     return true;
 }
 
-bool bp_solver_resolve(bp_world *world, double rest_speed)
+bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
 {
     bp_solver *solver = world->solver;
     bp_broadphase *bp = &solver->broadphase;
@@ -586,7 +586,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed)
         contain_all(solver, world, rest_speed);
         for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
             relax_pass(solver, world, rest_speed, pass % 2 == 1);
-        if (!cleanup_overlaps(solver, world, rest_speed))
+        if (clean_up && !cleanup_overlaps(solver, world, rest_speed))
             return false;
         solver->supported_valid = true;
     }

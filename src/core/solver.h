@@ -12,8 +12,11 @@ bp_solver *bp_solver_create(void);
 void bp_solver_destroy(bp_solver *solver);
 
 /* Separates overlapping balls and exchanges their normal velocities. Balls
- * must already have moved for this step. false on allocation failure. */
-bool bp_solver_resolve(bp_world *world, double rest_speed);
+ * must already have moved for this step. clean_up: also take out the last
+ * overlaps (the position-only clean-up passes), which only the state the
+ * step ends in needs: the last of its substeps. false on allocation
+ * failure. */
+bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up);
 
 /* Around the substeps of one step: the first remembers where the balls
  * start (false on allocation failure); the last counts the balls that rested

@@ -9,7 +9,11 @@
  * the benchmark pit of 100,000 balls (landing at 4.6 radii per step at
  * 120 Hz) kept overlaps of 2 r and sloshed for seconds; at 240 Hz it settles
  * to 0.013 r. Substeps are decided from the world's state alone, so the
- * step stays deterministic and the caller still sees one step of 1/hz. */
+ * step stays deterministic and the caller still sees one step of 1/hz.
+ * Only the last substep runs the solver's clean-up: the state in between
+ * is not shown, and the next substep's passes start from it anyway (100k
+ * landing, steps 150-250: 38.8 -> 36.4 G instructions, overlaps while it
+ * lands about the same, 0.05-0.19 r). */
 #include <math.h>
 
 #include "arena.h"
@@ -38,7 +42,7 @@ static int substeps_for(const bp_world *world, double dt)
     return k < 1 ? 1 : (k > BP_MAX_SUBSTEPS ? BP_MAX_SUBSTEPS : k);
 }
 
-static bool substep(bp_world *world, double dt)
+static bool substep(bp_world *world, double dt, bool last)
 {
     const bp_params *p = &world->params;
     double dv_gravity = p->gravity * dt;
@@ -80,7 +84,7 @@ static bool substep(bp_world *world, double dt)
     if (sweeping)
         (void)bp_sweep_run(world, dt, r_max, rest_speed);
     world->statics->anchors_valid = world->wall_count > 0;
-    return bp_solver_resolve(world, rest_speed);
+    return bp_solver_resolve(world, rest_speed, last);
 }
 
 bool bp_world_step(bp_world *world)
@@ -91,7 +95,7 @@ bool bp_world_step(bp_world *world)
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
         return false;
     for (int s = 0; s < k; s++)
-        if (!substep(world, dt / k))
+        if (!substep(world, dt / k, s == k - 1))
             return false;
     bp_solver_end_step(world);
     world->steps++;
