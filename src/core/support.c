@@ -60,6 +60,7 @@ void bp_support_free(bp_support *s)
     free(s->first);
     free(s->near);
     free(s->edges);
+    free(s->settled);
     free(s->supported);
     *s = (bp_support){0};
 }
@@ -152,8 +153,8 @@ static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, doubl
 
 /* Neighbour lists (CSR) of the visited balls: near[first[k] .. first[k+1])
  * for the ball in slot k. Touching pairs are found once and kept in edges
- * while the lists are counted. */
-static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
+ * while the lists are counted. Returns the longest list's length. */
+static uint32_t build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
                              size_t pair_count, size_t visits, double up_y, double margin)
 {
     uint32_t *first = s->first, *slot = s->slot;
@@ -170,8 +171,11 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
             first[slot[pairs[k].b] + 1]++;
         }
     }
-    for (size_t k = 0; k < visits; k++)
+    uint32_t longest = 0;
+    for (size_t k = 0; k < visits; k++) {
+        longest = first[k + 1] > longest ? first[k + 1] : longest;
         first[k + 1] += first[k];
+    }
     for (size_t e = 0; e < edge_count; e++) {
         uint32_t ea = s->edges[2 * e], eb = s->edges[2 * e + 1];
         /* Each entry names the other ball: a's entry holds b, and so on. */
@@ -181,6 +185,7 @@ static void build_neighbours(bp_support *s, const bp_world *world, const bp_pair
     for (size_t k = visits; k > 0; k--)
         first[k] = first[k - 1];
     first[0] = 0;
+    return longest;
 }
 
 /* Whether sleeper u, listed with the balls awake in near[0 .. count), has
@@ -239,12 +244,20 @@ typedef struct constraint_set {
     int count;
     double nx[BP_SUPPORT_MAX_CONSTRAINTS], ny[BP_SUPPORT_MAX_CONSTRAINTS];
     double c[BP_SUPPORT_MAX_CONSTRAINTS];
+    double least[BP_SUPPORT_MAX_CONSTRAINTS]; /* c less a rounding allowance */
 } constraint_set;
+
+/* Sets constraint i's bound c (and the allowance satisfies gives it). */
+static void set_bound(constraint_set *cs, int i, double c)
+{
+    cs->c[i] = c;
+    cs->least[i] = c - 1e-7 * (1.0 + fabs(c));
+}
 
 static bool satisfies(const constraint_set *cs, double vx, double vy)
 {
     for (int i = 0; i < cs->count; i++)
-        if (vx * cs->nx[i] + vy * cs->ny[i] < cs->c[i] - 1e-7 * (1.0 + fabs(cs->c[i])))
+        if (vx * cs->nx[i] + vy * cs->ny[i] < cs->least[i])
             return false;
     return true;
 }
@@ -309,6 +322,7 @@ static void closest_velocity(const constraint_set *cs, double *vx, double *vy)
 
 typedef struct settle_context {
     bp_world *world;
+    uint32_t *settled; /* room for any ball's neighbours */
     double rest_speed; /* px/s: faster approaches are impacts, not rest */
     const uint8_t *supported;
     double up_y, dt;
@@ -337,7 +351,8 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     double up_y = ctx->up_y;
     double floor_y = up_y < 0.0 ? world->params.height - world->r[u] : world->r[u];
 
-    constraint_set cs = {0};
+    constraint_set cs;
+    cs.count = 0;
     uint32_t held_by[BP_SUPPORT_MAX_CONSTRAINTS];
     double gap_before[BP_SUPPORT_MAX_CONSTRAINTS];
     if (on_floor) {
@@ -357,15 +372,17 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         cs.count++;
     }
 
+    uint32_t *settled = ctx->settled, settled_count = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
+        if (ctx->supported[l])
+            settled[settled_count++] = l;
+    }
     for (int sweep = 0; sweep < BP_SUPPORT_SWEEPS; sweep++) {
         /* Alternate the order so that no side is favoured. */
         bool pushed = false;
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t entry = near[sweep % 2 ? count - 1 - k : k];
-            uint32_t l = entry & ~BP_SUPPORTER_BIT;
-            if (ctx->supported[l])
-                pushed |= push_out(world, l, u);
-        }
+        for (uint32_t k = 0; k < settled_count; k++)
+            pushed |= push_out(world, settled[sweep % 2 ? settled_count - 1 - k : k], u);
         keep_in_arena(world, u);
         if (!pushed)
             break;
@@ -375,9 +392,9 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         uint32_t l = held_by[i];
         if (l == UINT32_MAX) {
             double gap = bp_max(bp_min((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
-            cs.c[i] = -gap / ctx->dt;
-            if (gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed)
-                cs.c[i] = -INFINITY; /* an impact to come: it will bounce */
+            /* An impact to come gets no bound: it will bounce. */
+            bool impact = gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed;
+            set_bound(&cs, i, impact ? -INFINITY : -gap / ctx->dt);
             continue;
         }
         double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
@@ -387,12 +404,12 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         cs.nx[i] = nx;
         cs.ny[i] = ny;
         double carried = bp_min(world->vx[l] * nx + world->vy[l] * ny, 0.0);
-        cs.c[i] = carried - gap / ctx->dt;
         /* Only resting contacts: a ball still a gap away and closing in
          * faster than the rest speed is an impact to come, and the
          * relaxation passes will give it its bounce. */
-        if (gap > 0.0 && carried - (world->vx[u] * nx + world->vy[u] * ny) >= ctx->rest_speed)
-            cs.c[i] = -INFINITY;
+        bool impact =
+            gap > 0.0 && carried - (world->vx[u] * nx + world->vy[u] * ny) >= ctx->rest_speed;
+        set_bound(&cs, i, impact ? -INFINITY : carried - gap / ctx->dt);
     }
     closest_velocity(&cs, &world->vx[u], &world->vy[u]);
 }
@@ -418,15 +435,21 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 
     size_t visits = list_visits(s, world, pairs, pair_count);
     sort_by_height(s, world, visits, up_y, bin, bins);
-    build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
+    uint32_t longest = build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
+    if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
+                    sizeof(uint32_t))) {
+        for (size_t k = 0; k < visits; k++)
+            s->in_visit[s->visited[k]] = 0;
+        return false;
+    }
     uint8_t *supported = s->supported;
     for (size_t k = 0; k < visits; k++) {
         uint32_t i = s->visited[k];
         supported[i] = (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP)) != 0;
     }
 
-    settle_context ctx = {world, bp_params_rest_speed(&world->params), supported, up_y,
-                          1.0 / world->params.hz};
+    settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
+                          up_y, 1.0 / world->params.hz};
     for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];

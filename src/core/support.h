@@ -22,6 +22,8 @@ typedef struct bp_support {
     uint32_t *first;        /* per slot: start of its neighbours in near */
     uint32_t *near;         /* touching neighbours (ball indices), grouped by slot */
     uint32_t *edges;        /* touching pairs as found, before grouping */
+    uint32_t *settled;      /* one ball's settled neighbours, while it settles */
+    size_t settled_capacity;
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
                                (this pass's for visited balls; every ball awake is) */
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity;
