@@ -29,6 +29,17 @@ static uint8_t ball_flags(const bp_world *w, uint32_t id)
     return w->flags[bp_world_index_of(w, id)];
 }
 
+/* The default rules in a width x height arena without drag, so that what
+ * a test measures is the contacts' doing. */
+static bp_params arena_without_drag(double width, double height)
+{
+    bp_params p = bp_params_default();
+    p.width = width;
+    p.height = height;
+    p.drag = 0.0;
+    return p;
+}
+
 /* The benchmark pit of SPEC.md at 2,000 balls: after 5 s the pile must be
  * firm (SPEC's deepest-overlap measure, with the issue's 0.05 r for 1,000
  * balls as the bar), nobody may have left, and after 10 s the balls on the
@@ -133,13 +144,9 @@ static void settled_pit_sleeps_on_support(void)
  * no step may it sleep without something under it. */
 static void sleeper_falls_when_its_supporter_slides_away(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 600.0;
-    p.height = 400.0;
-    p.gravity = 980.0;
+    bp_params p = arena_without_drag(600.0, 400.0);
     p.friction = 0.0;
     p.restitution = 0.5;
-    p.drag = 0.0;
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 100.0, p.height - 20.0, 30.0, 0.0, 20.0, 0.0);        /* id 0 */
     bp_world_add_ball(w, 100.0, p.height - 40.0 - 10.0, 0.0, 0.0, 10.0, 0.0); /* id 1 */
@@ -168,12 +175,8 @@ static void sleeper_falls_when_its_supporter_slides_away(void)
  * is closed to rounding (1e-6 px) and every ball is at rest. */
 static void column_stands_on_the_floor(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 21.0;
-    p.height = 700.0;
-    p.gravity = 980.0;
+    bp_params p = arena_without_drag(21.0, 700.0);
     p.restitution = 0.5;
-    p.drag = 0.0;
     bp_world *w = bp_world_create(&p);
     const int n = 30;
     for (int k = 0; k < n; k++)
@@ -201,10 +204,7 @@ static void column_stands_on_the_floor(void)
  * ball up), not absorbed by a frozen body. */
 static void sleeper_wakes_when_hit(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 200.0;
-    p.height = 400.0;
-    p.drag = 0.0;
+    bp_params p = arena_without_drag(200.0, 400.0);
     p.restitution = 0.8;
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 100.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
@@ -236,10 +236,7 @@ static void sleeper_wakes_when_hit(void)
  * away, the upper one must wake and fall, not hang where it slept. */
 static void sleeper_never_hangs(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 22.0;
-    p.height = 400.0;
-    p.drag = 0.0;
+    bp_params p = arena_without_drag(22.0, 400.0);
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 11.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
     bp_world_add_ball(w, 11.0, p.height - 30.0, 0.0, 0.0, 10.0, 0.0);
@@ -265,10 +262,7 @@ static void sleeper_never_hangs(void)
  * exactly the gravity impulse (to rounding). */
 static void midair_collision_keeps_momentum(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 2000.0;
-    p.height = 2000.0;
-    p.drag = 0.0;
+    bp_params p = arena_without_drag(2000.0, 2000.0);
     p.restitution = 0.7;
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 900.0, 300.0, 150.0, 5.0, 12.0, 0.0);
@@ -321,13 +315,10 @@ static void pile_in_a_v_comes_to_rest(void)
  * were seen in the 100,000-ball pit). After 6 s the pile must be firm. */
 static void crowd_landing_fast_stays_firm(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 300.0;
-    p.height = 4000.0;
+    bp_params p = arena_without_drag(300.0, 4000.0);
     p.gravity = 1000.0;
     p.restitution = 0.5;
     p.friction = 0.2;
-    p.drag = 0.0;
     bp_world *w = bp_world_create(&p);
     for (int k = 0; k < 2000; k++)
         bp_world_add_ball(w, 10.0 + 14.0 * (k % 20), 3400.0 - 14.0 * (k / 20), 0.0, 0.0, 5.0,
