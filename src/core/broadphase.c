@@ -22,8 +22,9 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->items);
     free(bp->ball_cell);
     free(bp->cell_awake);
-    free(bp->row_awake);
+    free(bp->strip_row_awake);
     free(bp->woken_mark);
+    free(bp->marked_cells);
     free(bp->pairs);
     *bp = (bp_broadphase){0};
 }
@@ -37,13 +38,21 @@ static int clamp_index(double v, int n)
     return (int)v;
 }
 
+static int strip_count(const bp_broadphase *bp)
+{
+    return (bp->cols + BP_STRIP_COLS - 1) / BP_STRIP_COLS;
+}
+
+/* Entries of strip_row_awake: a row of every strip. */
+static size_t strip_rows(const bp_broadphase *bp)
+{
+    return (size_t)strip_count(bp) * (size_t)bp->rows;
+}
+
 static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
 {
     size_t n = world->count;
-    double r_max = 0.0;
-    for (size_t i = 0; i < n; i++)
-        if (world->r[i] > r_max)
-            r_max = world->r[i];
+    double r_max = world->r_max;
     double width = world->params.width, height = world->params.height;
     /* Any two balls that may touch sit in the same or adjacent cells. */
     double cell = 2.0 * r_max + margin;
@@ -65,8 +74,8 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
                       sizeof(uint32_t)) &&
            bp_reserve((void **)&bp->cell_awake, &bp->cell_awake_capacity, cells + 1,
                       sizeof(uint8_t)) &&
-           bp_reserve((void **)&bp->row_awake, &bp->row_awake_capacity, (size_t)bp->rows + 1,
-                      sizeof(uint8_t));
+           bp_reserve((void **)&bp->strip_row_awake, &bp->strip_row_awake_capacity,
+                      strip_rows(bp) + 1, sizeof(uint8_t));
 }
 
 static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double x, double y,
@@ -78,17 +87,25 @@ static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double 
     return (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
 }
 
-/* Marks the cell and row of a ball that is awake. */
+/* Marks the cell of a ball that is awake, and its row in the strips that
+ * pair with it: its own, and the next strip over when it sits at an edge. */
 static inline void mark_awake(bp_broadphase *bp, uint32_t cell, int row)
 {
-    bp->cell_awake[cell] = 1;
-    bp->row_awake[row] = 1;
+    if (!bp->cell_awake[cell]) {
+        bp->cell_awake[cell] = 1;
+        bp->marked_cells[bp->marked_count++] = cell;
+    }
+    int cx = (int)(cell % (uint32_t)bp->cols);
+    uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
+    for (int x = cx > 0 ? cx - 1 : cx; x <= cx + 1 && x < bp->cols; x++)
+        strips_of_row[x / BP_STRIP_COLS] = 1;
 }
 
 /* Whether the last sort still holds: the same balls at the same indices,
- * the same grid, and every ball that is awake now or was at that sort (its
- * cell is marked) still in its cell. Sleepers do not move, so a settled
- * world needs no new sort. Then only the marks are made again. */
+ * the same grid, and every ball that is awake now or was at the last check
+ * (its cell is marked) still in its cell. Sleepers do not move, so a
+ * settled world needs no new sort. Then only the marks are made again. Costs
+ * the balls awake and those in their cells, not the whole world. */
 static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
 {
     size_t n = world->count;
@@ -96,19 +113,24 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
         bp->sorted_cell != bp->cell)
         return false;
     double inv_cell = 1.0 / bp->cell;
-    for (size_t i = 0; i < n; i++) {
-        if ((world->flags[i] & BP_BALL_ASLEEP) && !bp->cell_awake[bp->ball_cell[i]])
-            continue;
-        int row;
+    int row;
+    for (size_t k = 0; k < bp->marked_count; k++) {
+        uint32_t c = bp->marked_cells[k];
+        for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
+            uint32_t i = bp->items[s];
+            if (cell_of(bp, inv_cell, world->x[i], world->y[i], &row) != c)
+                return false;
+        }
+    }
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
         if (cell_of(bp, inv_cell, world->x[i], world->y[i], &row) != bp->ball_cell[i])
             return false;
-    }
-    size_t cells = (size_t)bp->cols * (size_t)bp->rows;
-    memset(bp->cell_awake, 0, cells + 1);
-    memset(bp->row_awake, 0, (size_t)bp->rows + 1);
-    for (size_t i = 0; i < n; i++)
-        if (!(world->flags[i] & BP_BALL_ASLEEP))
-            mark_awake(bp, bp->ball_cell[i], (int)(bp->ball_cell[i] / (uint32_t)bp->cols));
+    for (size_t k = 0; k < bp->marked_count; k++)
+        bp->cell_awake[bp->marked_cells[k]] = 0;
+    bp->marked_count = 0;
+    memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
+        mark_awake(bp, bp->ball_cell[i], (int)(bp->ball_cell[i] / (uint32_t)bp->cols));
     return true;
 }
 
@@ -118,14 +140,16 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
         return true;
     size_t n = world->count;
     if (!bp_reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
-        !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)))
+        !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)) ||
+        !bp_reserve((void **)&bp->marked_cells, &bp->marked_capacity, n + 1, sizeof(uint32_t)))
         return false;
 
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
     uint32_t *start = bp->cell_start;
     memset(start, 0, (cells + 1) * sizeof *start);
     memset(bp->cell_awake, 0, cells + 1);
-    memset(bp->row_awake, 0, (size_t)bp->rows + 1);
+    memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
+    bp->marked_count = 0;
     double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < n; i++) {
         int row;
@@ -241,7 +265,8 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     int ahead = floor_at_bottom ? -1 : 1;
     const uint32_t *start = bp->cell_start, *items = bp->items;
     const uint8_t *flags = world->flags, *cell_awake = bp->cell_awake;
-    const uint8_t *row_awake = bp->row_awake;
+    const uint8_t *strip_row_awake = bp->strip_row_awake;
+    size_t strips = (size_t)strip_count(bp);
     /* With awake_pairs_only, a pair needs a ball that is not asleep: skip
      * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
     const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
@@ -251,7 +276,8 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
         int ny = cy + ahead;
         bool next_row = ny >= 0 && ny < rows;
         /* A row of sleepers under a row of sleepers: nothing to list. */
-        if (skip && !row_awake[cy] && !(next_row && row_awake[ny]))
+        if (skip && !strip_row_awake[(size_t)cy * strips + (size_t)strip] &&
+            !(next_row && strip_row_awake[(size_t)ny * strips + (size_t)strip]))
             continue;
         for (int cx = x0; cx < x1; cx++) {
             /* Half of the 8 neighbours, so each pair is found once: the
@@ -347,7 +373,7 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
                          bp_workers *workers)
 {
     bp->pair_count = 0;
-    int strips = (bp->cols + BP_STRIP_COLS - 1) / BP_STRIP_COLS;
+    int strips = strip_count(bp);
     if ((size_t)strips > bp->strips_capacity) {
         bp_strip_list *lists = realloc(bp->lists, (size_t)strips * sizeof *lists);
         if (!lists)

@@ -22,7 +22,9 @@ typedef struct bp_broadphase {
     uint32_t *items;          /* ball indices ordered by cell */
     uint32_t *ball_cell;      /* cell of each ball */
     uint8_t *cell_awake;      /* per cell: holds a ball that is not asleep */
-    uint8_t *row_awake;       /* per row of cells: one of them does */
+    uint8_t *strip_row_awake; /* per row of each strip (row-major): it pairs such a ball */
+    uint32_t *marked_cells;   /* the cells cell_awake marks */
+    size_t marked_count, marked_capacity;
     /* What the last sort was made for: while the world's layout and the
      * grid stay the same and no ball that was or is awake changed cell,
      * items still holds. */
@@ -32,7 +34,7 @@ typedef struct bp_broadphase {
     double sorted_cell;
     uint8_t *woken_mark;      /* per ball, while adding woken balls' pairs */
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
-    size_t row_awake_capacity, woken_mark_capacity;
+    size_t strip_row_awake_capacity, woken_mark_capacity;
 
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
      * nothing to do between them, and a settled pile then costs the pairing

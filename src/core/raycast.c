@@ -276,11 +276,8 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
     *hit_found = false;
     if (max_points < 2)
         return 0;
-    double r_max = 0.0;
-    for (size_t i = 0; i < world->count; i++)
-        r_max = world->r[i] > r_max ? world->r[i] : r_max;
     ball_grid grid = {0};
-    double reach = r + r_max;
+    double reach = r + world->r_max;
     bool have_grid = grid_build(&grid, world, 2.0 * reach > 16.0 ? 2.0 * reach : 16.0);
     double dt = 1.0 / p->hz, damping = exp(-p->drag * dt);
     size_t n = 0;

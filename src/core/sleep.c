@@ -74,15 +74,16 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
     return woken;
 }
 
-void bp_sleep_update(bp_world *world, const uint8_t *supported, const double *start_x,
-                     const double *start_y, const bp_sleep_rules *rules)
+void bp_sleep_update(bp_world *world, const uint8_t *supported, double *start_x,
+                     double *start_y, const bp_sleep_rules *rules)
 {
     double limit2 = rules->sleep_speed * rules->sleep_speed;
     double dt = 1.0 / world->params.hz;
     double travel2 = limit2 * dt * dt;
-    for (size_t i = 0; i < world->count; i++) {
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
         uint8_t f = world->flags[i];
-        if (f & (BP_BALL_ASLEEP | BP_BALL_HELD))
+        if (f & BP_BALL_HELD)
             continue;
         double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
         double dx = world->x[i] - start_x[i], dy = world->y[i] - start_y[i];
@@ -97,6 +98,8 @@ void bp_sleep_update(bp_world *world, const uint8_t *supported, const double *st
         if (++world->calm[i] < rules->calm_steps)
             continue;
         world->flags[i] = f | BP_BALL_ASLEEP;
+        start_x[i] = world->x[i];
+        start_y[i] = world->y[i];
         world->vx[i] = 0.0;
         world->vy[i] = 0.0;
         world->inv_mass[i] = 0.0;

@@ -81,6 +81,8 @@ struct bp_solver {
     bp_support support;
     double *start_x, *start_y; /* where each ball began the step */
     size_t start_capacity;
+    bool starts_valid;         /* start_x/y hold for the world's layout ... */
+    uint64_t starts_layout;    /* ... of this stamp */
     bool supported_valid;      /* support.supported is this step's */
     int8_t *moved_in_pass;  /* per ball: the clean-up pass that last pushed it */
     size_t moved_in_pass_capacity;
@@ -465,8 +467,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         solver->moved = lists;
         solver->moved_lists = slots;
     }
-    for (size_t i = 0; i < balls; i++)
-        solver->moved_in_pass[i] = BP_NEVER_MOVED;
+    memset(solver->moved_in_pass, BP_NEVER_MOVED, balls);
     cleanup_job job = {.world = world,
                        .pairs = bp->pairs,
                        .slot_first = bp->strip_first,
@@ -524,10 +525,7 @@ static void update_workers(bp_solver *solver, const bp_world *world)
  * whole resolve would change nothing. */
 static bool all_asleep(const bp_world *world)
 {
-    for (size_t i = 0; i < world->count; i++)
-        if (!(world->flags[i] & BP_BALL_ASLEEP))
-            return false;
-    return true;
+    return bp_world_next_awake(world, 0) == world->count;
 }
 
 bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
@@ -538,9 +536,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
         return true;
     bp->awake_pairs_only = true;
     update_workers(solver, world);
-    double r_min = INFINITY;
-    for (size_t i = 0; i < world->count; i++)
-        r_min = world->r[i] < r_min ? world->r[i] : r_min;
+    double r_min = world->r_min;
     double list_margin = fmax(BP_CONTACT_MARGIN, BP_LIST_MARGIN_OVER_R * r_min);
     if (!bp_broadphase_sort(bp, world, list_margin))
         return false;
@@ -554,6 +550,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
         permute_anchors(world, bp->items);
         permute_doubles(world, solver->start_x, bp->items);
         permute_doubles(world, solver->start_y, bp->items);
+        solver->starts_layout = world->layout_stamp;
         bp_broadphase_follow_reorder(bp, world);
     }
     if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers) ||
@@ -601,8 +598,20 @@ bool bp_solver_begin_step(bp_world *world)
         !bp_reserve((void **)&solver->start_y, &c2, n + 1, sizeof(double)))
         return false;
     solver->start_capacity = c1;
-    memcpy(solver->start_x, world->x, n * sizeof(double));
-    memcpy(solver->start_y, world->y, n * sizeof(double));
+    /* Sleepers' starts hold from when they fell asleep (bp_sleep_update),
+     * as long as the balls keep their indices. */
+    if (!solver->starts_valid || solver->starts_layout != world->layout_stamp) {
+        memcpy(solver->start_x, world->x, n * sizeof(double));
+        memcpy(solver->start_y, world->y, n * sizeof(double));
+    } else {
+        for (size_t i = bp_world_next_awake(world, 0); i < n;
+             i = bp_world_next_awake(world, i + 1)) {
+            solver->start_x[i] = world->x[i];
+            solver->start_y[i] = world->y[i];
+        }
+    }
+    solver->starts_valid = true;
+    solver->starts_layout = world->layout_stamp;
     solver->supported_valid = false;
     return true;
 }

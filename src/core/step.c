@@ -30,8 +30,9 @@
 static int substeps_for(const bp_world *world, double dt)
 {
     double worst = 0.0; /* (speed / radius)^2 */
-    for (size_t i = 0; i < world->count; i++) {
-        if (world->flags[i] & (BP_BALL_ASLEEP | BP_BALL_HELD))
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        if (world->flags[i] & BP_BALL_HELD)
             continue;
         double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
         double ratio = v2 / (world->r[i] * world->r[i]);
@@ -57,9 +58,9 @@ static bool substep(bp_world *world, double dt, bool last)
     double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
     double r_max = 0.0;
     bool sweeping = false;
-    for (size_t i = 0; i < world->count; i++) {
-        if (world->flags[i] & BP_BALL_ASLEEP)
-            continue; /* still exactly where it was, still on the ground */
+    /* Sleepers stay exactly where they were, still on the ground. */
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
         world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         if (!(world->flags[i] & BP_BALL_HELD)) {
             world->vy[i] += dv_gravity;

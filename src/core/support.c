@@ -98,17 +98,19 @@ static size_t list_visits(bp_support *s, const bp_world *world, const bp_pair *p
                           size_t pair_count)
 {
     uint8_t *in_visit = s->in_visit;
+    size_t n = world->count;
     for (size_t k = 0; k < pair_count; k++) {
         in_visit[pairs[k].a] = 1;
         in_visit[pairs[k].b] = 1;
     }
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
+        in_visit[i] = 1;
     size_t count = 0;
-    for (size_t i = 0; i < world->count; i++)
-        if (in_visit[i] || !(world->flags[i] & BP_BALL_ASLEEP)) {
-            in_visit[i] = 1;
-            s->slot[i] = (uint32_t)count;
-            s->visited[count++] = (uint32_t)i;
-        }
+    for (size_t i = bp_scan_bytes(in_visit, 0, n, 1, true); i < n;
+         i = bp_scan_bytes(in_visit, i + 1, n, 1, true)) {
+        s->slot[i] = (uint32_t)count;
+        s->visited[count++] = (uint32_t)i;
+    }
     return count;
 }
 

@@ -1,5 +1,6 @@
 #include "world.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ bp_world *bp_world_create(const bp_params *params)
         return NULL;
     world->params = *params;
     world->threads = 1;
+    world->r_min = INFINITY;
     world->solver = bp_solver_create();
     if (!world->solver) {
         free(world);
@@ -112,6 +114,8 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->flags[i] = 0;
     world->calm[i] = 0;
     world->index_of_id[id] = (int32_t)i;
+    world->r_min = r < world->r_min ? r : world->r_min;
+    world->r_max = r > world->r_max ? r : world->r_max;
     world->layout_stamp++;
     return id;
 }
@@ -163,6 +167,12 @@ bool bp_world_remove_ball(bp_world *world, uint32_t id)
         move_ball(world, i, i + 1);
     world->count = last;
     world->index_of_id[id] = -1;
+    world->r_min = INFINITY;
+    world->r_max = 0.0;
+    for (size_t i = 0; i < world->count; i++) {
+        world->r_min = world->r[i] < world->r_min ? world->r[i] : world->r_min;
+        world->r_max = world->r[i] > world->r_max ? world->r[i] : world->r_max;
+    }
     world->layout_stamp++;
     return true;
 }

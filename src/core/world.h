@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "bytescan.h"
 #include "params.h"
 
 /* Ball flags. */
@@ -44,6 +45,7 @@ typedef struct bp_world {
     uint32_t *id;    /* stable id */
     uint8_t *flags;  /* BP_BALL_* */
     uint16_t *calm;  /* steps in a row the ball has rested (see sleep.h) */
+    double r_min, r_max; /* smallest and largest radius (INFINITY and 0 with no balls) */
 
     int32_t *index_of_id; /* id -> index, -1 once removed */
     uint32_t next_id;
@@ -91,6 +93,13 @@ bool bp_world_add_wall(bp_world *world, bp_wall wall);
  * order[k] (a permutation of [0, count)); ids stay. false when memory runs
  * out (the world is then unchanged). */
 bool bp_world_reorder(bp_world *world, const uint32_t *order);
+
+/* The first index from i on of a ball that is not asleep, or count: loops
+ * over the balls awake, in index order, skipping sleepers eight at a time. */
+static inline size_t bp_world_next_awake(const bp_world *world, size_t i)
+{
+    return bp_scan_bytes(world->flags, i, world->count, BP_BALL_ASLEEP, false);
+}
 
 /* Wakes the ball at index i if it sleeps. */
 void bp_world_wake(bp_world *world, size_t i);
