@@ -16,6 +16,8 @@ static inline size_t bp_scan_bytes(const uint8_t *bytes, size_t i, size_t n, uin
 {
     const uint64_t lanes = 0x0101010101010101ull * bit;
     const uint64_t none_wanted = want_set ? 0 : lanes; /* eight bytes, none of them wanted */
+    if (i < n && ((bytes[i] & bit) != 0) == want_set)
+        return i; /* the usual case while most balls are awake */
     for (;;) {
         for (; i < n && (i & 7) != 0; i++)
             if (((bytes[i] & bit) != 0) == want_set)
