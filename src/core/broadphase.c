@@ -194,14 +194,15 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
     return dx * dx + dy * dy < reach * reach;
 }
 
-size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
-                           double margin, uint32_t *out, size_t max)
+size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world, uint32_t i,
+                                 double margin, double up_y, uint32_t *out, size_t max)
 {
     double inv_cell = 1.0 / bp->cell;
     int cx = clamp_index(world->x[i] * inv_cell, bp->cols);
     int cy = clamp_index(world->y[i] * inv_cell, bp->rows);
+    int below = up_y < 0.0 ? cy + 1 : cy - 1;
     size_t found = 0;
-    for (int y = cy - 1; y <= cy + 1; y++)
+    for (int y = cy < below ? cy : below; y <= (cy < below ? below : cy); y++)
         for (int x = cx - 1; x <= cx + 1; x++) {
             if (x < 0 || x >= bp->cols || y < 0 || y >= bp->rows)
                 continue;

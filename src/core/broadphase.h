@@ -92,9 +92,11 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
 size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out);
 
 /* Writes up to max neighbours of ball i (balls whose surface is closer than
- * margin, at most the margin given to the sort) into out; returns how many.
- * Reads the grid as sorted: valid until a ball moves to another cell. */
-size_t bp_broadphase_query(const bp_broadphase *bp, const bp_world *world, uint32_t i,
-                           double margin, uint32_t *out, size_t max);
+ * margin, at most the margin given to the sort) that may stand below it
+ * (up_y: the sign of up on the y axis) into out; returns how many. Every
+ * neighbour whose centre is lower is among them. Reads the grid as sorted:
+ * valid until a ball moves to another cell. */
+size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world, uint32_t i,
+                                 double margin, double up_y, uint32_t *out, size_t max);
 
 #endif

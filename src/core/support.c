@@ -204,7 +204,7 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
         if ((near[j] & BP_SUPPORTER_BIT) && supported[near[j] & ~BP_SUPPORTER_BIT])
             return false;
     uint32_t around[32];
-    size_t found = bp_broadphase_query(bp, world, u, margin, around, 32);
+    size_t found = bp_broadphase_query_below(bp, world, u, margin, up_y, around, 32);
     for (size_t k = 0; k < found; k++) {
         uint32_t l = around[k], u_entry, l_entry;
         /* A sleeper is supported: one that lost its support woke. */
