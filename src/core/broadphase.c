@@ -91,10 +91,10 @@ static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double 
  * pair with it: its own, and the next strip over when it sits at an edge. */
 static inline void mark_awake(bp_broadphase *bp, uint32_t cell, int row)
 {
-    if (!bp->cell_awake[cell]) {
-        bp->cell_awake[cell] = 1;
-        bp->marked_cells[bp->marked_count++] = cell;
-    }
+    if (bp->cell_awake[cell])
+        return;
+    bp->cell_awake[cell] = 1;
+    bp->marked_cells[bp->marked_count++] = cell;
     int cx = (int)(cell % (uint32_t)bp->cols);
     uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
     for (int x = cx > 0 ? cx - 1 : cx; x <= cx + 1 && x < bp->cols; x++)
