@@ -22,7 +22,8 @@ typedef struct bp_broadphase {
     uint32_t *items;          /* ball indices ordered by cell */
     uint32_t *ball_cell;      /* cell of each ball */
     uint8_t *cell_awake;      /* per cell: holds a ball that is not asleep */
-    uint8_t *strip_row_awake; /* per row of each strip (row-major): it pairs such a ball */
+    uint8_t *strip_row_awake; /* per row of each strip (row-major): a ball awake in
+                                 that row lies in the strip or next to its edge */
     uint32_t *marked_cells;   /* the cells cell_awake marks */
     size_t marked_count, marked_capacity;
     /* What the last sort was made for: while the world's layout and the
