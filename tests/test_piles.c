@@ -257,6 +257,46 @@ static void sleeper_never_hangs(void)
     bp_world_destroy(w);
 }
 
+/* The grid is sized from the largest radius. A ball far bigger than any
+ * before it, added to a world that has already stepped, must still meet the
+ * small balls it lands on: with the grid of the small balls, the big one's
+ * centre is several cells from theirs and no pair would be listed. Taking
+ * it away again must leave the small ones colliding as before. */
+static void a_big_ball_added_later_meets_the_small_ones(void)
+{
+    bp_params p = arena_without_drag(400.0, 400.0);
+    p.gravity = 0.0;
+    bp_world *w = bp_world_create(&p);
+    for (int k = 0; k < 10; k++)
+        bp_world_add_ball(w, 100.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
+    for (int s = 0; s < 10; s++)
+        bp_world_step(w);
+    /* 60 px above the middle ones: 5 px into them. */
+    int64_t big = bp_world_add_ball(w, 145.0, 140.0, 0.0, 0.0, 60.0, 0.0);
+    for (int s = 0; s < 30; s++)
+        bp_world_step(w);
+    double deepest = 0.0;
+    for (uint32_t id = 0; id < 10; id++) {
+        int64_t i = bp_world_index_of(w, id), b = bp_world_index_of(w, (uint32_t)big);
+        double dx = w->x[i] - w->x[b], dy = w->y[i] - w->y[b];
+        double overlap = 65.0 - sqrt(dx * dx + dy * dy);
+        deepest = overlap > deepest ? overlap : deepest;
+    }
+    printf("# deepest overlap with the big ball after 30 steps: %.3g px\n", deepest);
+    TAP_OK(deepest < 0.05, "a big ball added later is pushed out of the small balls it overlapped");
+    bp_world_remove_ball(w, (uint32_t)big);
+    /* Two small ones thrown at each other, head on, equal masses, e = 0.9. */
+    int64_t a = bp_world_add_ball(w, 300.0, 300.0, 200.0, 0.0, 5.0, 0.0);
+    int64_t b = bp_world_add_ball(w, 330.0, 300.0, -200.0, 0.0, 5.0, 0.0);
+    for (int s = 0; s < 30; s++)
+        bp_world_step(w);
+    double va = w->vx[bp_world_index_of(w, (uint32_t)a)];
+    double vb = w->vx[bp_world_index_of(w, (uint32_t)b)];
+    TAP_NEAR(va, -0.9 * 200.0, 1e-6, "after it is gone, small balls still bounce off each other");
+    TAP_NEAR(vb, 0.9 * 200.0, 1e-6, "... both of them, with the restitution's share");
+    bp_world_destroy(w);
+}
+
 /* Under gravity, two balls colliding in mid-air stand on nothing: the
  * supported pass must leave them alone, so their momentum changes by
  * exactly the gravity impulse (to rounding). */
@@ -376,6 +416,7 @@ int main(void)
     sleeper_falls_when_its_supporter_slides_away();
     settled_pit_sleeps_on_support();
     midair_collision_keeps_momentum();
+    a_big_ball_added_later_meets_the_small_ones();
     pile_in_a_v_comes_to_rest();
     crowd_landing_fast_stays_firm();
     threads_give_identical_results();
