@@ -62,6 +62,7 @@ void bp_support_free(bp_support *s)
     free(s->edges);
     free(s->settled);
     free(s->supported);
+    free(s->anchor);
     *s = (bp_support){0};
 }
 
@@ -198,20 +199,30 @@ static uint32_t build_neighbours(bp_support *s, const bp_world *world, const bp_
  * had gone, because only a supporter still touching was looked at. */
 static bool lost_support(const bp_world *world, const bp_broadphase *bp, const uint8_t *supported,
                          uint32_t u, const uint32_t *near, uint32_t count, double up_y,
-                         double margin)
+                         double margin, uint32_t *anchor)
 {
     for (uint32_t j = 0; j < count; j++)
         if ((near[j] & BP_SUPPORTER_BIT) && supported[near[j] & ~BP_SUPPORTER_BIT])
             return false;
+    /* A sleeper is supported: one that lost its support woke. The one
+     * found last time usually still holds u up (both slept since), and
+     * checking it spares the search of the grid. */
+    uint32_t u_entry, l_entry;
+    int64_t last = *anchor == UINT32_MAX ? -1 : bp_world_index_of(world, *anchor);
+    if (last >= 0 && (world->flags[last] & BP_BALL_ASLEEP) &&
+        touching(world, (uint32_t)last, u, margin, up_y, &l_entry, &u_entry) &&
+        (u_entry & BP_SUPPORTER_BIT))
+        return false;
     uint32_t around[32];
     size_t found = bp_broadphase_query_below(bp, world, u, margin, up_y, around, 32);
     for (size_t k = 0; k < found; k++) {
-        uint32_t l = around[k], u_entry, l_entry;
-        /* A sleeper is supported: one that lost its support woke. */
+        uint32_t l = around[k];
         if ((world->flags[l] & BP_BALL_ASLEEP) &&
             touching(world, l, u, margin, up_y, &l_entry, &u_entry) &&
-            (u_entry & BP_SUPPORTER_BIT))
+            (u_entry & BP_SUPPORTER_BIT)) {
+            *anchor = world->id[l];
             return false;
+        }
     }
     return true;
 }
@@ -434,6 +445,12 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     size_t bins = (size_t)ceil(world->params.height / bin) + 1;
     if (!reserve_all(s, n, bins, pair_count))
         return false;
+    size_t had = s->anchor_capacity;
+    if (!bp_reserve((void **)&s->anchor, &s->anchor_capacity, world->next_id + 1,
+                    sizeof(uint32_t)))
+        return false;
+    for (size_t k = had; k < s->anchor_capacity; k++)
+        s->anchor[k] = UINT32_MAX;
 
     size_t visits = list_visits(s, world, pairs, pair_count);
     sort_by_height(s, world, visits, up_y, bin, bins);
@@ -460,7 +477,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
              * what held it up goes: it wakes when neither a ball awake nor a
              * sleeper holds it up any more (lost_support). */
             if (!(world->flags[u] & BP_BALL_GROUNDED) &&
-                lost_support(world, bp, supported, u, s->near + lo, hi - lo, up_y, margin)) {
+                lost_support(world, bp, supported, u, s->near + lo, hi - lo, up_y, margin,
+                             &s->anchor[world->id[u]])) {
                 bp_world_wake(world, u);
                 supported[u] = 0;
             }

@@ -26,7 +26,9 @@ typedef struct bp_support {
     size_t settled_capacity;
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
                                (this pass's for visited balls; every ball awake is) */
-    size_t ball_capacity, bin_capacity, near_capacity, edges_capacity;
+    uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
+                               lost_support found it (UINT32_MAX: none yet) */
+    size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
 } bp_support;
 
 void bp_support_free(bp_support *support);
