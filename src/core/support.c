@@ -205,8 +205,8 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
         if ((near[j] & BP_SUPPORTER_BIT) && supported[near[j] & ~BP_SUPPORTER_BIT])
             return false;
     /* A sleeper is supported: one that lost its support woke. The one
-     * found last time usually still holds u up (both slept since), and
-     * checking it spares the search of the grid. */
+     * found last time usually still holds u up: checking it first, by the
+     * same test as the search, spares the search of the grid. */
     uint32_t u_entry, l_entry;
     int64_t last = *anchor == UINT32_MAX ? -1 : bp_world_index_of(world, *anchor);
     if (last >= 0 && (world->flags[last] & BP_BALL_ASLEEP) &&
