@@ -78,24 +78,22 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
                       strip_rows(bp) + 1, sizeof(uint8_t));
 }
 
-static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double x, double y,
-                               int *row)
+static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double x, double y)
 {
     int cx = clamp_index(x * inv_cell, bp->cols);
     int cy = clamp_index(y * inv_cell, bp->rows);
-    *row = cy;
     return (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
 }
 
 /* Marks the cell of a ball that is awake, and its row in the strips that
  * pair with it: its own, and the next strip over when it sits at an edge. */
-static inline void mark_awake(bp_broadphase *bp, uint32_t cell, int row)
+static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
 {
     if (bp->cell_awake[cell])
         return;
     bp->cell_awake[cell] = 1;
     bp->marked_cells[bp->marked_count++] = cell;
-    int cx = (int)(cell % (uint32_t)bp->cols);
+    int row = (int)(cell / (uint32_t)bp->cols), cx = (int)(cell % (uint32_t)bp->cols);
     uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
     for (int x = cx > 0 ? cx - 1 : cx; x <= cx + 1 && x < bp->cols; x++)
         strips_of_row[x / BP_STRIP_COLS] = 1;
@@ -113,24 +111,23 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
         bp->sorted_cell != bp->cell)
         return false;
     double inv_cell = 1.0 / bp->cell;
-    int row;
     for (size_t k = 0; k < bp->marked_count; k++) {
         uint32_t c = bp->marked_cells[k];
         for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
             uint32_t i = bp->items[s];
-            if (cell_of(bp, inv_cell, world->x[i], world->y[i], &row) != c)
+            if (cell_of(bp, inv_cell, world->x[i], world->y[i]) != c)
                 return false;
         }
     }
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
-        if (cell_of(bp, inv_cell, world->x[i], world->y[i], &row) != bp->ball_cell[i])
+        if (cell_of(bp, inv_cell, world->x[i], world->y[i]) != bp->ball_cell[i])
             return false;
     for (size_t k = 0; k < bp->marked_count; k++)
         bp->cell_awake[bp->marked_cells[k]] = 0;
     bp->marked_count = 0;
     memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
-        mark_awake(bp, bp->ball_cell[i], (int)(bp->ball_cell[i] / (uint32_t)bp->cols));
+        mark_awake(bp, bp->ball_cell[i]);
     return true;
 }
 
@@ -152,12 +149,11 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     bp->marked_count = 0;
     double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < n; i++) {
-        int row;
-        uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i], &row);
+        uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i]);
         bp->ball_cell[i] = c;
         start[c + 1]++;
         if (!(world->flags[i] & BP_BALL_ASLEEP))
-            mark_awake(bp, c, row);
+            mark_awake(bp, c);
     }
     for (size_t c = 0; c < cells; c++)
         start[c + 1] += start[c];

@@ -94,6 +94,13 @@ static bool reserve_ids(bp_world *world, size_t wanted)
     return true;
 }
 
+/* Widens the world's range of radii to take in r. */
+static void take_radius(bp_world *world, double r)
+{
+    world->r_min = r < world->r_min ? r : world->r_min;
+    world->r_max = r > world->r_max ? r : world->r_max;
+}
+
 int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double vy, double r,
                           double mass)
 {
@@ -114,8 +121,7 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->flags[i] = 0;
     world->calm[i] = 0;
     world->index_of_id[id] = (int32_t)i;
-    world->r_min = r < world->r_min ? r : world->r_min;
-    world->r_max = r > world->r_max ? r : world->r_max;
+    take_radius(world, r);
     world->layout_stamp++;
     return id;
 }
@@ -169,10 +175,8 @@ bool bp_world_remove_ball(bp_world *world, uint32_t id)
     world->index_of_id[id] = -1;
     world->r_min = INFINITY;
     world->r_max = 0.0;
-    for (size_t i = 0; i < world->count; i++) {
-        world->r_min = world->r[i] < world->r_min ? world->r[i] : world->r_min;
-        world->r_max = world->r[i] > world->r_max ? world->r[i] : world->r_max;
-    }
+    for (size_t i = 0; i < world->count; i++)
+        take_radius(world, world->r[i]);
     world->layout_stamp++;
     return true;
 }
