@@ -235,10 +235,41 @@ static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
         app->view.screenshot = false;
         screenshot(app);
     }
-    SDL_RenderPresent(r);
+    /* SDL queues the drawing: this does it, so the caller can time it apart
+     * from the present, which may wait for the screen's refresh. */
+    SDL_RenderFlush(r);
+}
+
+static void present(bp_app *app)
+{
+    SDL_RenderPresent(app->renderer);
     /* Back to arena coordinates before the next events arrive: SDL maps
      * mouse positions through the logical size in force at that time. */
-    SDL_RenderSetLogicalSize(r, app->width, app->height);
+    SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
+}
+
+/* What the HUD's figures are made of, over the half second they cover. */
+typedef struct hud_period {
+    Uint64 start;            /* performance counter when it began */
+    uint64_t first_tick;     /* the physics step then */
+    int frames, drawn;       /* frames begun, and drawn, since */
+    Uint64 draw_ticks, step_ticks; /* counter ticks spent drawing, stepping */
+} hud_period;
+
+/* Once the period has covered half a second at now: its figures into
+ * stats, and a new period from now. */
+static void hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double freq,
+                            bp_hud_stats *stats)
+{
+    double since = (double)(now - w->start) / freq;
+    if (since < 0.5)
+        return;
+    uint64_t steps = tick - w->first_tick;
+    stats->fps = w->frames / since;
+    stats->steps_per_s = (double)steps / since;
+    stats->draw_ms = w->drawn > 0 ? 1e3 * (double)w->draw_ticks / freq / w->drawn : 0.0;
+    stats->step_ms = steps > 0 ? 1e3 * (double)w->step_ticks / freq / (double)steps : 0.0;
+    *w = (hud_period){.start = now, .first_tick = tick};
 }
 
 /* Runs frames until quit or --steps; false with a message on failure. */
@@ -247,9 +278,8 @@ static bool loop(bp_app *app, char *err, size_t err_size)
     bp_session *s = &app->session;
     double dt = 1.0 / s->world->params.hz;
     double accumulator = 0.0, freq = (double)SDL_GetPerformanceFrequency();
-    Uint64 last = SDL_GetPerformanceCounter(), stats_start = last;
-    int frames = 0;
-    uint64_t stats_tick = s->tick;
+    Uint64 last = SDL_GetPerformanceCounter();
+    hud_period period = {.start = last, .first_tick = s->tick};
     bp_hud_stats stats = {0};
     while (!app->view.quit && !steps_done(app)) {
         SDL_Event ev;
@@ -278,6 +308,7 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         else
             accumulator += real * app->view.time_scale;
         int taken = 0;
+        Uint64 steps_from = SDL_GetPerformanceCounter();
         while (accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
             if (!step(app, err, err_size))
                 return false;
@@ -290,17 +321,15 @@ static bool loop(bp_app *app, char *err, size_t err_size)
             if (!step(app, err, err_size))
                 return false;
         app->view.single_steps = 0;
+        Uint64 draw_from = SDL_GetPerformanceCounter();
+        period.step_ticks += draw_from - steps_from;
+        period.frames++;
+        hud_period_roll(&period, now, s->tick, freq, &stats);
 
-        double since = (double)(now - stats_start) / freq;
-        frames++;
-        if (since >= 0.5) {
-            stats.fps = frames / since;
-            stats.steps_per_s = (double)(s->tick - stats_tick) / since;
-            frames = 0;
-            stats_tick = s->tick;
-            stats_start = now;
-        }
         draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
+        period.draw_ticks += SDL_GetPerformanceCounter() - draw_from;
+        period.drawn++;
+        present(app);
         /* Without vsync (e.g. under Xvfb) do not spin a core at 100%. */
         if ((double)(SDL_GetPerformanceCounter() - now) / freq < 0.002)
             SDL_Delay(1);

@@ -100,13 +100,15 @@ static void draw_hud(SDL_Renderer *renderer, const bp_session *s, const bp_view 
     const bp_params *p = &w->params;
     double ke, pe;
     bp_world_energy(w, &ke, &pe);
-    panel(renderer, 4, 4, 46, 7);
+    panel(renderer, 4, 4, 46, 8);
     text_box b = {renderer, 10, 10};
     const char *state = view->paused ? "  PAUSED" : "";
     line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
     line(&b, 220, 220, 220, "fps %5.1f  steps/s %6.1f  step %llu", st->fps, st->steps_per_s,
          (unsigned long long)s->tick);
     line(&b, 220, 220, 220, "balls %zu  time x%g", w->count, view->time_scale);
+    line(&b, 220, 220, 220, "draw %.1f ms/frame  physics %.2f ms/step", st->draw_ms,
+         st->step_ms);
     line(&b, 220, 220, 220, "kinetic %.4g  potential %.4g", ke, pe);
     line(&b, 220, 220, 220, "gravity %g  hz %g", p->gravity, p->hz);
     line(&b, 220, 220, 220, "restitution %.2f  friction %.2f  drag %g", p->restitution,

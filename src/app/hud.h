@@ -9,10 +9,12 @@
 #include "input.h"
 #include "session.h"
 
-/* Measured rates, per real second. */
+/* Measured over the last half second or so. */
 typedef struct bp_hud_stats {
-    double fps;
-    double steps_per_s;
+    double fps;         /* frames per real second */
+    double steps_per_s; /* physics steps per real second */
+    double draw_ms;     /* drawing one frame, up to handing it to the screen */
+    double step_ms;     /* one physics step */
 } bp_hud_stats;
 
 /* In arena coordinates (the renderer's logical size): marks on the world.
