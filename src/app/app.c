@@ -327,8 +327,10 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         hud_period_roll(&period, now, s->tick, freq, &stats);
 
         draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
-        period.draw_ticks += SDL_GetPerformanceCounter() - draw_from;
+        Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
+        period.draw_ticks += draw_ticks;
         period.drawn++;
+        bp_ball_batch_frame_time(app->batch, 1e3 * (double)draw_ticks / freq);
         present(app);
         /* Without vsync (e.g. under Xvfb) do not spin a core at 100%. */
         if ((double)(SDL_GetPerformanceCounter() - now) / freq < 0.002)

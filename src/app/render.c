@@ -4,15 +4,39 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "raster.h"
+
 /* The sprite's size, px: big enough for the largest balls people draw in
  * crowds, scaled down smoothly for the small ones. */
 #define BP_SPRITE_SIZE 64
+
+/* Two ways to draw a crowd: quads of the sprite (one SDL_RenderGeometry
+ * call), or the balls written into a buffer on the CPU (raster.h) and drawn
+ * as one texture. Which is faster depends on the renderer: a GPU draws the
+ * quads in no time, a software renderer spends a microsecond on each. So
+ * the window times both now and then (bp_ball_batch_frame_time) and keeps
+ * the faster; without such reports, as for the PNG frames, quads it is. */
+typedef enum draw_way { BP_DRAW_QUADS, BP_DRAW_RASTER, BP_DRAW_WAYS } draw_way;
+
+/* Frames each way is timed for in a trial (the fastest counts), and frames
+ * between trials. */
+#define BP_TRIAL_FRAMES 4
+#define BP_FRAMES_BETWEEN_TRIALS 600
 
 struct bp_ball_batch {
     SDL_Texture *sprite;
     SDL_Vertex *vertices;
     int *indices;
     size_t capacity; /* balls */
+    bp_raster *raster;  /* BP_DRAW_RASTER's discs ... */
+    SDL_Texture *layer; /* ... and texture, layer_w x layer_h */
+    int layer_w, layer_h;
+    bool raster_failed; /* the renderer would not take it: quads only */
+    draw_way way;       /* how crowds are drawn now */
+    bool drew_crowd;    /* the last frame drew the balls as a batch */
+    int trying;         /* frames left in this trial of way; 0: not on trial */
+    double fastest[BP_DRAW_WAYS]; /* ms a frame, in this trial */
+    int since_trial;    /* frames */
 };
 
 SDL_Color bp_ball_color(uint32_t id)
@@ -102,6 +126,10 @@ bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer)
         free(batch);
         return NULL;
     }
+    batch->raster = bp_raster_create();
+    batch->raster_failed = batch->raster == NULL;
+    batch->way = BP_DRAW_QUADS;
+    batch->since_trial = BP_FRAMES_BETWEEN_TRIALS; /* the first report starts one */
     return batch;
 }
 
@@ -110,6 +138,9 @@ void bp_ball_batch_destroy(bp_ball_batch *batch)
     if (!batch)
         return;
     SDL_DestroyTexture(batch->sprite);
+    if (batch->layer)
+        SDL_DestroyTexture(batch->layer);
+    bp_raster_destroy(batch->raster);
     free(batch->vertices);
     free(batch->indices);
     free(batch);
@@ -172,17 +203,102 @@ static bool draw_batched(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_
                               batch->indices, (int)(6 * q)) == 0;
 }
 
+/* The layer texture at w x h pixels, made anew when the size changed. */
+static SDL_Texture *layer_of(SDL_Renderer *renderer, bp_ball_batch *batch, int w, int h)
+{
+    if (batch->layer && batch->layer_w == w && batch->layer_h == h)
+        return batch->layer;
+    if (batch->layer)
+        SDL_DestroyTexture(batch->layer);
+    batch->layer = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888,
+                                     SDL_TEXTUREACCESS_STREAMING, w, h);
+    /* Opaque: copied as it is, not blended over the background. */
+    if (batch->layer)
+        SDL_SetTextureBlendMode(batch->layer, SDL_BLENDMODE_NONE);
+    batch->layer_w = w;
+    batch->layer_h = h;
+    return batch->layer;
+}
+
+/* The background and every ball, written on the CPU at the renderer's
+ * scale and drawn as one texture. false when the renderer will not take
+ * it (the caller then draws quads from now on). */
+static bool draw_rastered(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
+                          const double *draw_x, const double *draw_y, SDL_Color background)
+{
+    float scale_x, scale_y;
+    SDL_RenderGetScale(renderer, &scale_x, &scale_y);
+    double scale = scale_x > 0.0f ? scale_x : 1.0;
+    double w = ceil(world->params.width * scale), h = ceil(world->params.height * scale);
+    if (!(w >= 1.0 && h >= 1.0 && w * h <= 64.0 * 1024.0 * 1024.0))
+        return false;
+    SDL_Texture *layer = layer_of(renderer, batch, (int)w, (int)h);
+    void *pixels;
+    int pitch;
+    if (!layer || SDL_LockTexture(layer, NULL, &pixels, &pitch) != 0)
+        return false;
+    bp_pixels out = {pixels, (int)w, (int)h, pitch / 4};
+    bool drawn = bp_raster_balls(batch->raster, &out, background, scale, world, draw_x, draw_y);
+    SDL_UnlockTexture(layer);
+    SDL_Rect arena = {0, 0, (int)ceil(world->params.width), (int)ceil(world->params.height)};
+    return drawn && SDL_RenderCopy(renderer, layer, NULL, &arena) == 0;
+}
+
+void bp_ball_batch_frame_time(bp_ball_batch *batch, double draw_ms)
+{
+    if (!batch || !batch->drew_crowd)
+        return;
+    if (batch->trying > 0) {
+        double *fastest = &batch->fastest[batch->way];
+        *fastest = draw_ms < *fastest ? draw_ms : *fastest;
+        if (--batch->trying > 0)
+            return;
+        if (batch->way == BP_DRAW_QUADS && !batch->raster_failed) {
+            batch->way = BP_DRAW_RASTER;
+            batch->trying = BP_TRIAL_FRAMES;
+            return;
+        }
+        bool raster = !batch->raster_failed &&
+                      batch->fastest[BP_DRAW_RASTER] < batch->fastest[BP_DRAW_QUADS];
+        batch->way = raster ? BP_DRAW_RASTER : BP_DRAW_QUADS;
+        batch->since_trial = 0;
+        return;
+    }
+    if (++batch->since_trial < BP_FRAMES_BETWEEN_TRIALS || batch->raster_failed)
+        return;
+    batch->way = BP_DRAW_QUADS;
+    batch->trying = BP_TRIAL_FRAMES;
+    batch->fastest[BP_DRAW_QUADS] = batch->fastest[BP_DRAW_RASTER] = INFINITY;
+}
+
 void bp_render_world(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
                      const double *draw_x, const double *draw_y)
 {
+    const SDL_Color background = {22, 24, 30, 255};
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
-    SDL_SetRenderDrawColor(renderer, 22, 24, 30, 255);
+    SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255);
     SDL_RenderClear(renderer);
+    bool crowd = batch && world->count >= BP_RENDER_BATCH_MIN_BALLS;
+    if (batch)
+        batch->drew_crowd = false;
+    if (crowd && batch->way == BP_DRAW_RASTER) {
+        if (draw_rastered(renderer, batch, world, draw_x, draw_y, background)) {
+            /* Over the balls: they never reach into a wall, so only the
+             * walls' soft edges tell. */
+            for (size_t k = 0; k < world->wall_count; k++)
+                draw_wall(renderer, &world->walls[k]);
+            batch->drew_crowd = true;
+            return;
+        }
+        batch->raster_failed = true;
+        batch->way = BP_DRAW_QUADS;
+    }
     for (size_t k = 0; k < world->wall_count; k++)
         draw_wall(renderer, &world->walls[k]);
-    if (batch && world->count >= BP_RENDER_BATCH_MIN_BALLS &&
-        draw_batched(renderer, batch, world, draw_x, draw_y))
+    if (crowd && draw_batched(renderer, batch, world, draw_x, draw_y)) {
+        batch->drew_crowd = true;
         return;
+    }
     /* In id order, so the ball drawn on top is the one bp_query_point picks,
      * however the core orders its arrays. */
     for (uint32_t id = 0; id < world->next_id; id++) {

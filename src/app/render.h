@@ -25,6 +25,10 @@ typedef struct bp_ball_batch bp_ball_batch;
 
 /* NULL when the sprite cannot be made (balls are then drawn one by one). */
 bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer);
+/* How long the last frame took to draw, ms: the batch tries the other way
+ * of drawing crowds now and then and keeps the faster (see render.c). A
+ * batch that gets no reports always draws the same way. */
+void bp_ball_batch_frame_time(bp_ball_batch *batch, double draw_ms);
 /* Before the renderer it was made for is destroyed. */
 void bp_ball_batch_destroy(bp_ball_batch *batch);
 

@@ -1,0 +1,155 @@
+/* Balls drawn on the CPU (src/app/raster.c): where a disc's fill, rim and
+ * edge land, clipping at the buffer's sides, scale, and the stored small
+ * discs agreeing with the ones computed pixel by pixel. */
+#include <stdint.h>
+#include <string.h>
+
+#include "raster.h"
+#include "render.h"
+#include "tap.h"
+#include "world.h"
+
+#define SIZE 96
+#define BACKGROUND 0xff101418u /* as ARGB, and as SDL sees it: */
+static const SDL_Color background = {0x10, 0x14, 0x18, 255};
+
+static uint32_t pixels[SIZE * SIZE];
+
+static uint32_t fill_of(uint32_t id)
+{
+    SDL_Color c = bp_ball_color(id);
+    return 0xff000000u | ((uint32_t)c.r << 16) | ((uint32_t)c.g << 8) | c.b;
+}
+
+static uint32_t at(int x, int y)
+{
+    return pixels[y * SIZE + x];
+}
+
+/* The sum of the three channels: how bright a pixel is. */
+static int brightness(uint32_t p)
+{
+    return (int)((p >> 16) & 0xffu) + (int)((p >> 8) & 0xffu) + (int)(p & 0xffu);
+}
+
+/* Balls at exactly the given places, even past the sides: drawing takes
+ * positions as they come (the interpolated ones may lie anywhere). */
+static bp_world *world_with(const double *xyr, int balls)
+{
+    bp_params p = bp_params_default();
+    p.width = SIZE;
+    p.height = SIZE;
+    bp_world *w = bp_world_create(&p);
+    for (int k = 0; k < balls; k++)
+        if (bp_world_add_ball(w, SIZE / 2.0, SIZE / 2.0, 0.0, 0.0, xyr[3 * k + 2], 0.0) >= 0) {
+            w->x[k] = xyr[3 * k];
+            w->y[k] = xyr[3 * k + 1];
+        }
+    return w;
+}
+
+static bool draw(bp_raster *raster, const bp_world *w, double scale, int size)
+{
+    bp_pixels out = {pixels, size, size, SIZE};
+    return bp_raster_balls(raster, &out, background, scale, w, NULL, NULL);
+}
+
+/* Pixels not left as background. */
+static int covered(int size)
+{
+    int count = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++)
+            count += at(x, y) != BACKGROUND;
+    return count;
+}
+
+static void a_disc_has_fill_rim_and_edge(bp_raster *raster, double radius, const char *what)
+{
+    double xyr[] = {48.0, 48.0, radius};
+    bp_world *w = world_with(xyr, 1);
+    char line[160];
+    TAP_OK(draw(raster, w, 1.0, SIZE), what);
+    snprintf(line, sizeof line, "%s: the centre has the ball's colour", what);
+    TAP_OK(at(48, 48) == fill_of(0), line);
+    /* The rim, an eighth of the radius wide, is a third as bright. */
+    int rim_y = 48 - (int)(radius - 0.5 * radius / 8.0) - 1;
+    snprintf(line, sizeof line, "%s: the rim is darker than the fill, brighter than nothing",
+             what);
+    TAP_OK(brightness(at(48, rim_y)) < brightness(fill_of(0)) &&
+               at(48, rim_y) != BACKGROUND,
+           line);
+    snprintf(line, sizeof line, "%s: beyond the radius and the soft edge, background", what);
+    TAP_OK(at(48, 48 - (int)radius - 2) == BACKGROUND && at(48 + (int)radius + 2, 48) ==
+                                                             BACKGROUND,
+           line);
+    /* Every pixel touched lies within r + 1 of the centre; the disc's
+     * area, give or take its one-pixel edge. */
+    double pi = 3.14159265358979;
+    snprintf(line, sizeof line, "%s: covers about pi r^2 pixels", what);
+    TAP_OK(covered(SIZE) >= pi * (radius - 1.0) * (radius - 1.0) &&
+               covered(SIZE) <= pi * (radius + 1.0) * (radius + 1.0),
+           line);
+    bp_world_destroy(w);
+}
+
+static void balls_half_outside_are_clipped(bp_raster *raster)
+{
+    /* Corners and sides, small (stored) and large (computed) discs. */
+    double xyr[] = {-3.0, -3.0, 10.0, 100.0, 40.0, 6.0, 40.0, 99.0, 20.0, 95.5, 95.5, 3.0};
+    bp_world *w = world_with(xyr, 4);
+    TAP_OK(draw(raster, w, 1.0, SIZE), "balls reaching past every side are drawn");
+    TAP_OK(at(0, 0) == fill_of(0) && at(95, 95) != BACKGROUND && at(40, 95) == fill_of(2),
+           "each shows the part of it inside the buffer");
+    TAP_OK(at(48, 48) == BACKGROUND, "and nothing else");
+    bp_world_destroy(w);
+}
+
+static void scale_draws_in_output_pixels(bp_raster *raster)
+{
+    double xyr[] = {12.0, 12.0, 5.0};
+    bp_world *w = world_with(xyr, 1);
+    TAP_OK(draw(raster, w, 2.0, SIZE), "drawn at twice the arena's size");
+    TAP_OK(at(24, 24) == fill_of(0) && at(24, 24 - 9) != BACKGROUND &&
+               at(24, 24 - 12) == BACKGROUND,
+           "a 5 px ball at (12, 12) covers 10 pixels around (24, 24)");
+    bp_world_destroy(w);
+}
+
+/* A disc of radius 16 comes from a stored mask, one a hair bigger is
+ * computed: the two must look the same but for the hair. Masks are cut to
+ * a quarter pixel, at the middle of each quarter: there, at 48.125, they
+ * are exact. */
+static void stored_and_computed_discs_agree(bp_raster *raster)
+{
+    double stored[] = {48.125, 48.125, 16.0}, computed[] = {48.125, 48.125, 16.001};
+    static uint32_t first[SIZE * SIZE];
+    bp_world *a = world_with(stored, 1), *b = world_with(computed, 1);
+    draw(raster, a, 1.0, SIZE);
+    memcpy(first, pixels, sizeof first);
+    draw(raster, b, 1.0, SIZE);
+    int worst = 0;
+    for (int k = 0; k < SIZE * SIZE; k++) {
+        int d = brightness(first[k]) - brightness(pixels[k]);
+        worst = d < 0 ? (-d > worst ? -d : worst) : (d > worst ? d : worst);
+    }
+    char line[120];
+    snprintf(line, sizeof line, "stored and computed discs differ by %d of 765 at most", worst);
+    TAP_OK(worst <= 6, line);
+    bp_world_destroy(a);
+    bp_world_destroy(b);
+}
+
+int main(void)
+{
+    bp_raster *raster = bp_raster_create();
+    TAP_OK(raster != NULL, "a raster is made");
+    a_disc_has_fill_rim_and_edge(raster, 6.0, "a 6 px disc (stored)");
+    a_disc_has_fill_rim_and_edge(raster, 2.5, "a 2.5 px disc (stored)");
+    a_disc_has_fill_rim_and_edge(raster, 30.0, "a 30 px disc (computed)");
+    balls_half_outside_are_clipped(raster);
+    scale_draws_in_output_pixels(raster);
+    stored_and_computed_discs_agree(raster);
+    bp_raster_destroy(raster);
+    return tap_done();
+}
