@@ -150,7 +150,8 @@ static const disc_mask *mask_for(bp_raster *raster, int q, int phase_x, int phas
     if (m->size > 0)
         return m;
     float radius = (float)q / BP_MASK_STEPS, rim = radius * BP_RIM_OVER_R;
-    float fx = ((float)phase_x + 0.5f) / BP_MASK_STEPS, fy = ((float)phase_y + 0.5f) / BP_MASK_STEPS;
+    float fx = ((float)phase_x + 0.5f) / BP_MASK_STEPS;
+    float fy = ((float)phase_y + 0.5f) / BP_MASK_STEPS;
     int reach = (int)ceilf(radius + 0.5f) + 1, size = 2 * reach + 1;
     uint8_t *cells = malloc(2 * (size_t)size * (size_t)size);
     if (!cells)
@@ -174,7 +175,8 @@ static bool stamp_disc(bp_raster *raster, const bp_pixels *out, float cx, float 
 {
     int q = (int)(radius * BP_MASK_STEPS + 0.5f);
     int px = floor_int(cx), py = floor_int(cy);
-    int phase_x = (int)((cx - (float)px) * BP_MASK_STEPS), phase_y = (int)((cy - (float)py) * BP_MASK_STEPS);
+    int phase_x = (int)((cx - (float)px) * BP_MASK_STEPS);
+    int phase_y = (int)((cy - (float)py) * BP_MASK_STEPS);
     phase_x = phase_x < 0 ? 0 : (phase_x >= BP_MASK_STEPS ? BP_MASK_STEPS - 1 : phase_x);
     phase_y = phase_y < 0 ? 0 : (phase_y >= BP_MASK_STEPS ? BP_MASK_STEPS - 1 : phase_y);
     const disc_mask *m = mask_for(raster, q < 1 ? 1 : q, phase_x, phase_y);
@@ -185,15 +187,16 @@ static bool stamp_disc(bp_raster *raster, const bp_pixels *out, float cx, float 
     int i1 = x0 + m->size > out->width ? out->width - x0 : m->size;
     int j1 = y0 + m->size > out->height ? out->height - y0 : m->size;
     for (int j = j0; j < j1; j++) {
-        uint32_t *row = out->pixels + (size_t)(y0 + j) * (size_t)out->pitch + x0;
+        uint32_t *row = out->pixels + (size_t)(y0 + j) * (size_t)out->pitch;
         const uint8_t *alpha = m->alpha + j * m->size, *level = m->level + j * m->size;
         for (int i = i0; i < i1; i++) {
+            uint32_t *pixel = &row[x0 + i];
             if (alpha[i] == 0)
                 continue;
             if (alpha[i] == 255 && level[i] == 255)
-                row[i] = fill;
+                *pixel = fill;
             else
-                row[i] = blend(c, level[i], row[i], alpha[i]);
+                *pixel = blend(c, level[i], *pixel, alpha[i]);
         }
     }
     return true;
