@@ -37,6 +37,7 @@ typedef struct bp_app {
     int width, height; /* arena = logical size, px */
     SDL_Texture *canvas; /* see canvas() */
     bp_ball_batch *batch; /* crowds in one draw call (render.h); may be NULL */
+    bp_text *glyphs;      /* text in one draw call a block (text.h); may be NULL */
     int canvas_k;
     bool canvas_failed;
     bp_session session;
@@ -230,7 +231,7 @@ static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
-    bp_hud_draw_text(r, &app->session, &app->view, stats);
+    bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     if (app->view.screenshot) {
         app->view.screenshot = false;
         screenshot(app);
@@ -352,6 +353,7 @@ static bool open_window(bp_app *app)
     if (!app->renderer)
         return false;
     app->batch = bp_ball_batch_create(app->renderer); /* NULL: ball by ball */
+    app->glyphs = bp_text_create(app->renderer);      /* NULL: glyph by glyph */
     return SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
 }
 
@@ -407,6 +409,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     free(app.draw_x);
     free(app.draw_y);
     bp_ball_batch_destroy(app.batch);
+    bp_text_destroy(app.glyphs);
     if (app.canvas)
         SDL_DestroyTexture(app.canvas);
     if (app.renderer)

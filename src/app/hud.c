@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "raycast.h"
+#include "text.h"
 
 /* The built-in font's glyph cell, px. */
 #define BP_GLYPH 8
@@ -70,6 +71,7 @@ void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_inp
 
 typedef struct text_box {
     SDL_Renderer *renderer;
+    bp_text *text;
     int x, y; /* next line, in scaled pixels */
 } text_box;
 
@@ -83,7 +85,7 @@ static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    stringRGBA(b->renderer, (Sint16)b->x, (Sint16)b->y, text, r, g, bl, 255);
+    bp_text_add(b->text, b->renderer, b->x, b->y, text, (SDL_Color){r, g, bl, 255});
     b->y += BP_LINE;
 }
 
@@ -93,7 +95,8 @@ static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
             (Sint16)(y + rows * BP_LINE + 10), 0, 0, 0, 170);
 }
 
-static void draw_hud(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
+static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
+                     const bp_view *view,
                      const bp_hud_stats *st)
 {
     const bp_world *w = s->world;
@@ -101,7 +104,7 @@ static void draw_hud(SDL_Renderer *renderer, const bp_session *s, const bp_view 
     double ke, pe;
     bp_world_energy(w, &ke, &pe);
     panel(renderer, 4, 4, 46, 8);
-    text_box b = {renderer, 10, 10};
+    text_box b = {renderer, glyphs, 10, 10};
     const char *state = view->paused ? "  PAUSED" : "";
     line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
     line(&b, 220, 220, 220, "fps %5.1f  steps/s %6.1f  step %llu", st->fps, st->steps_per_s,
@@ -139,14 +142,15 @@ static const char *const help_lines[] = {
 };
 #define BP_HELP_LINES (int)(sizeof help_lines / sizeof help_lines[0])
 
-static void draw_help(SDL_Renderer *renderer, int width, int height, bool replaying)
+static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int height,
+                      bool replaying)
 {
     int cols = 52, rows = BP_HELP_LINES + 3;
     int x = (width - cols * BP_GLYPH) / 2, y = (height - rows * BP_LINE) / 2;
     x = x < 0 ? 0 : x;
     y = y < 0 ? 0 : y;
     panel(renderer, x - 6, y - 6, cols, rows);
-    text_box b = {renderer, x, y};
+    text_box b = {renderer, glyphs, x, y};
     line(&b, 255, 255, 255, "ballpit keys");
     b.y += BP_LINE / 2;
     for (int k = 0; k < BP_HELP_LINES; k++)
@@ -155,8 +159,8 @@ static void draw_help(SDL_Renderer *renderer, int width, int height, bool replay
         line(&b, 255, 200, 120, "replaying: only view keys act");
 }
 
-void bp_hud_draw_text(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
-                      const bp_hud_stats *stats)
+void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
+                      const bp_view *view, const bp_hud_stats *stats)
 {
     if (!view->show_hud && !view->show_help)
         return;
@@ -167,9 +171,13 @@ void bp_hud_draw_text(SDL_Renderer *renderer, const bp_session *s, const bp_view
      * or high-DPI windows) it grows by whole steps and stays crisp. */
     int scale = out_h / 600 > 1 ? out_h / 600 : 1;
     SDL_RenderSetScale(renderer, (float)scale, (float)scale);
-    if (view->show_hud)
-        draw_hud(renderer, s, view, stats);
-    if (view->show_help)
-        draw_help(renderer, out_w / scale, out_h / scale, view->replaying);
+    if (view->show_hud) {
+        draw_hud(renderer, glyphs, s, view, stats);
+        bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
+    }
+    if (view->show_help) {
+        draw_help(renderer, glyphs, out_w / scale, out_h / scale, view->replaying);
+        bp_text_flush(glyphs, renderer);
+    }
     SDL_RenderSetScale(renderer, 1.0f, 1.0f);
 }

@@ -8,6 +8,7 @@
 
 #include "input.h"
 #include "session.h"
+#include "text.h"
 
 /* Measured over the last half second or so. */
 typedef struct bp_hud_stats {
@@ -22,8 +23,9 @@ typedef struct bp_hud_stats {
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
                        const double *draw_x, const double *draw_y);
 
-/* In output pixels (logical size off): HUD and help, as the view asks. */
-void bp_hud_draw_text(SDL_Renderer *renderer, const bp_session *s, const bp_view *view,
-                      const bp_hud_stats *stats);
+/* In output pixels (logical size off): HUD and help, as the view asks, in
+ * the glyphs' batches (NULL: glyph by glyph). */
+void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
+                      const bp_view *view, const bp_hud_stats *stats);
 
 #endif

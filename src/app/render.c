@@ -107,13 +107,25 @@ static SDL_Texture *make_sprite(SDL_Renderer *renderer)
             pixels[y * pitch + x] = ((Uint32)a << 24) | ((Uint32)level << 16) |
                                     ((Uint32)level << 8) | (Uint32)level;
         }
+    return bp_blended_texture(renderer, surface, SDL_ScaleModeLinear);
+}
+
+SDL_Texture *bp_blended_texture(SDL_Renderer *renderer, SDL_Surface *surface, SDL_ScaleMode mode)
+{
     SDL_Texture *texture = SDL_CreateTextureFromSurface(renderer, surface);
     SDL_FreeSurface(surface);
     if (texture) {
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND);
-        SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear);
+        SDL_SetTextureScaleMode(texture, mode);
     }
     return texture;
+}
+
+void bp_quad_indices(int *indices, int first_vertex)
+{
+    const int corners[6] = {0, 1, 2, 0, 2, 3};
+    for (int k = 0; k < 6; k++)
+        indices[k] = first_vertex + corners[k];
 }
 
 bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer)
@@ -161,17 +173,9 @@ static bool reserve_batch(bp_ball_batch *batch, size_t balls)
     if (!indices)
         return false;
     batch->indices = indices;
-    /* Two triangles per quad; the pattern never changes. */
-    for (size_t q = batch->capacity; q < capacity; q++) {
-        int v = (int)(4 * q);
-        int *t = &indices[6 * q];
-        t[0] = v;
-        t[1] = v + 1;
-        t[2] = v + 2;
-        t[3] = v;
-        t[4] = v + 2;
-        t[5] = v + 3;
-    }
+    /* The pattern never changes. */
+    for (size_t q = batch->capacity; q < capacity; q++)
+        bp_quad_indices(&indices[6 * q], (int)(4 * q));
     batch->capacity = capacity;
     return true;
 }

@@ -23,6 +23,14 @@ typedef struct bp_ball_batch bp_ball_batch;
  * 40 balls one by one still drew at 25 fps. */
 #define BP_RENDER_BATCH_MIN_BALLS 100
 
+/* A texture of surface (which it frees) that blends over what is below it
+ * and scales with mode; NULL when the renderer cannot make it. */
+SDL_Texture *bp_blended_texture(SDL_Renderer *renderer, SDL_Surface *surface,
+                                SDL_ScaleMode mode);
+/* The six indices of a quad's two triangles, its corners first_vertex ..
+ * first_vertex + 3 clockwise from the top left. */
+void bp_quad_indices(int *indices, int first_vertex);
+
 /* NULL when the sprite cannot be made (balls are then drawn one by one). */
 bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer);
 /* How long the last frame took to draw, ms: the batch tries the other way
