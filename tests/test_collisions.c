@@ -244,6 +244,41 @@ static void pure_ball_response(void)
     TAP_NEAR(fabs(vxa) + fabs(vya), 0.0, 1e-14, "bp_collide_balls: third-quadrant, a stops");
 }
 
+/* A held ball is the user's hand, infinitely heavy and moving: it shoves, it
+ * does not bat. Normal along +x from a (held, inverse mass 0) to b. */
+static void a_held_ball_shoves_and_is_bounced_off(void)
+{
+    /* The hand at 300 px/s runs into b at rest: b goes with it, at 300,
+     * not at (1 + e) 300 = 570 as off a bat. */
+    double vxa = 300.0, vya = 0.0, vxb = 0.0, vyb = 40.0;
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 0.0, 1.0, 0.9, 16.0);
+    TAP_OK(vxa == 300.0 && vya == 0.0, "held ball (inverse mass 0) keeps its velocity");
+    TAP_OK(vxb == 300.0 && vyb == 40.0,
+           "a ball at rest it runs into leaves at its speed along the normal (300, not 570), "
+           "sliding on at 40");
+    /* b flies at 500 px/s into the hand at rest: b bounces at e 500, as off
+     * a wall. */
+    vxa = 0.0, vya = 0.0, vxb = -500.0, vyb = 0.0;
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 0.0, 1.0, 0.9, 16.0);
+    TAP_NEAR(vxb, 450.0, 1e-12, "a ball flying into a still held ball bounces off at e v");
+    /* Both: the hand at 300 into b coming at 500: the hand's speed plus
+     * e 500. Mirrored (b held, a flying), the same with signs turned. */
+    vxa = 300.0, vya = 0.0, vxb = -500.0, vyb = 0.0;
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 0.0, 1.0, 0.9, 16.0);
+    TAP_NEAR(vxb, 300.0 + 450.0, 1e-12, "hand and ball meeting: the hand's speed plus e v");
+    vxa = 500.0, vya = 0.0, vxb = -300.0, vyb = 0.0;
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 1.0, 0.0, 0.9, 16.0);
+    TAP_OK(vxb == -300.0, "held as b: keeps its velocity");
+    TAP_NEAR(vxa, -300.0 - 450.0, 1e-12, "held as b: the same law, mirrored");
+    /* A sleeper is infinitely heavy and still: there the shove is the 1D
+     * law exactly. */
+    vxa = 0.0, vya = 0.0, vxb = -123.0, vyb = 7.0;
+    double ua, ub;
+    bp_collide_1d(0.0, -123.0, 0.0, 1.0, 0.9, &ua, &ub);
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 0.0, 1.0, 0.9, 16.0);
+    TAP_OK(vxb == ub && vyb == 7.0, "against a still infinite mass it is the 1D law to the bit");
+}
+
 static void pure_static_response(void)
 {
     /* Floor: outward normal (0, -1) in y-down coordinates. */
@@ -279,6 +314,7 @@ int main(void)
     glancing_hit_from_quadrant(1, -1, "glancing hit from up-right");
     pure_1d_law();
     pure_ball_response();
+    a_held_ball_shoves_and_is_bounced_off();
     pure_static_response();
     return tap_done();
 }

@@ -27,6 +27,21 @@ static inline void bp_collide_1d(double u_a, double u_b, double inv_a, double in
     *u_b_out = (1.0 + e) * w_a * u_a + (w_b - e * w_a) * u_b;
 }
 
+/* A body of infinite mass (speed u_a along the normal towards b) meeting b:
+ * a keeps its speed and b leaves with it, plus e times the speed b itself
+ * came in with, as off a wall at rest. Only a held ball moves with infinite
+ * mass (a sleeper stands still, and for it this is the 1D law exactly): it
+ * is the user's hand, and a hand shoves, it does not bat. With the 1D law a
+ * ball jammed in a pile was batted off the held ball at (1 + e) times its
+ * speed in every pass, and dragging a ball through a pile at 300 px/s
+ * flung balls out at 800 px/s. */
+static inline void bp_collide_shove(double u_a, double u_b, double e, double *u_a_out,
+                                    double *u_b_out)
+{
+    *u_a_out = u_a;
+    *u_b_out = u_a + e * (u_b < 0.0 ? -u_b : 0.0);
+}
+
 /* Exchanges velocity between two balls along the unit normal n (pointing from
  * a to b) when they approach: both velocities are rotated into the contact
  * frame (n, t), the normal parts follow bp_collide_1d, the tangential parts
@@ -46,7 +61,14 @@ static inline int bp_collide_balls(double nx, double ny, double *vxa, double *vy
     double ut_b = -*vxb * ny + *vyb * nx;
     double e_used = approach < rest_speed ? 0.0 : e;
     double un_a2, un_b2;
-    bp_collide_1d(un_a, un_b, inv_a, inv_b, e_used, &un_a2, &un_b2);
+    if (inv_a == 0.0 && inv_b > 0.0)
+        bp_collide_shove(un_a, un_b, e_used, &un_a2, &un_b2);
+    else if (inv_b == 0.0 && inv_a > 0.0) {
+        bp_collide_shove(-un_b, -un_a, e_used, &un_b2, &un_a2);
+        un_a2 = -un_a2;
+        un_b2 = -un_b2;
+    } else
+        bp_collide_1d(un_a, un_b, inv_a, inv_b, e_used, &un_a2, &un_b2);
     *vxa = un_a2 * nx - ut_a * ny;
     *vya = un_a2 * ny + ut_a * nx;
     *vxb = un_b2 * nx - ut_b * ny;

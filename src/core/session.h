@@ -5,7 +5,8 @@
  *
  * Inputs act only between steps. A held ball is kinematic: before each step
  * its velocity is set to carry it to the target in exactly one step, so it
- * follows the cursor and, having infinite mass, shoves the others aside.
+ * follows the cursor and, having infinite mass, shoves the others aside
+ * (at its own speed: see bp_collide_shove).
  * While paused, moves place the held ball directly at the target. */
 #ifndef BP_SESSION_H
 #define BP_SESSION_H
