@@ -309,9 +309,12 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         else
             accumulator += real * app->view.time_scale;
         int taken = 0;
+        int due = accumulator / dt < BP_MAX_STEPS_PER_FRAME ? (int)(accumulator / dt)
+                                                           : BP_MAX_STEPS_PER_FRAME;
         Uint64 steps_from = SDL_GetPerformanceCounter();
         while (accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
-            if (!step(app, err, err_size))
+            if (bp_input_lead(&app->input, s, due - taken, err, err_size) != 0 ||
+                !step(app, err, err_size))
                 return false;
             accumulator -= dt;
             taken++;

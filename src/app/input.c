@@ -162,6 +162,9 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
     int status = apply(s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
     if (status == 0 && s->held >= 0) {
         h->dragging = true;
+        h->led_x = b->x;
+        h->led_y = b->y;
+        h->lead_pending = false;
         bp_throw_reset(&h->tracker);
         bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
     }
@@ -190,6 +193,7 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
     if (!h->dragging)
         return 0;
     h->dragging = false;
+    h->lead_pending = false;
     bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
     int status = apply(s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
     if (status)
@@ -212,6 +216,22 @@ bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, 
     return true;
 }
 
+int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
+                  size_t err_size)
+{
+    if (!h->lead_pending || !h->dragging)
+        return 0;
+    if (steps_left <= 1) {
+        h->led_x = h->cursor_x;
+        h->led_y = h->cursor_y;
+        h->lead_pending = false;
+    } else {
+        h->led_x += (h->cursor_x - h->led_x) / steps_left;
+        h->led_y += (h->cursor_y - h->led_y) / steps_left;
+    }
+    return apply(s, BP_INPUT_MOVE, h->led_x, h->led_y, 0, err, err_size);
+}
+
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
                     char *err, size_t err_size)
 {
@@ -227,6 +247,14 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         if (view->replaying || !h->dragging)
             return 0;
         bp_throw_add(&h->tracker, seconds(ev->motion.timestamp), ev->motion.x, ev->motion.y);
+        if (!s->paused) {
+            h->lead_pending = true; /* bp_input_lead takes it there */
+            return 0;
+        }
+        /* Paused, a move places the ball: nothing to spread. */
+        h->led_x = ev->motion.x;
+        h->led_y = ev->motion.y;
+        h->lead_pending = false;
         return apply(s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
     case SDL_MOUSEBUTTONDOWN:
         h->cursor_x = ev->button.x;

@@ -31,6 +31,8 @@ typedef struct bp_input_handler {
     bool drawing_wall;         /* Shift + left button: a wall from (wall_x, wall_y) */
     double wall_x, wall_y;     /* px */
     double cursor_x, cursor_y; /* last cursor position in the arena, px */
+    double led_x, led_y;       /* where the cursor last led the held ball, px */
+    bool lead_pending;         /* the cursor has moved on from there */
     double max_throw;          /* px/s */
     double gravity_on;         /* |gravity| the G toggle brings back, px/s^2 */
     double r_min, r_max;       /* radius range of spawned balls, px */
@@ -49,6 +51,16 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
  * the held ball with; false when nothing is held. */
 bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, double *vx,
                   double *vy);
+
+/* Before each of the steps a frame takes: moves the held ball's target
+ * 1/steps_left of the way from where the cursor last led it to where the
+ * cursor is now. Motion events come in bursts, once a frame, and a frame
+ * takes several steps: set at once, the target jumped a frame's travel in
+ * one step and stood still for the rest, and a ball dragged at 300 px/s
+ * shoved the pile at 1,200 px/s (31 fps under Xvfb). Spread out, the held
+ * ball moves at the cursor's own speed. Returns as bp_input_handle. */
+int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
+                  size_t err_size);
 
 /* Handles one event. Returns 0, or 1 with a message when applying an input
  * failed (a runtime failure: the window should close). */
