@@ -140,6 +140,54 @@ static void stored_and_computed_discs_agree(bp_raster *raster)
     bp_world_destroy(b);
 }
 
+/* Draws w with the long-lived raster, and afresh with a new one, and
+ * compares. Balls here never touch, so the order they are drawn in does
+ * not matter and the two must agree to the bit. */
+static bool same_as_fresh(bp_raster *raster, const bp_world *w)
+{
+    static uint32_t kept[SIZE * SIZE];
+    bp_raster *fresh = bp_raster_create();
+    bool ok = fresh && draw(fresh, w, 1.0, SIZE);
+    memcpy(kept, pixels, sizeof kept);
+    ok = ok && draw(raster, w, 1.0, SIZE) && memcmp(kept, pixels, sizeof kept) == 0;
+    bp_raster_destroy(fresh);
+    return ok;
+}
+
+/* Sleepers are kept drawn from frame to frame; what woke, moved or went
+ * away must leave no trace, and the sleepers next to it must stay whole. */
+static void the_still_layer_follows_the_sleepers(void)
+{
+    /* Three small sleepers 3 px apart in a row, a big one (computed, not
+     * stored), one awake, one more sleeper. */
+    const double balls[] = {12.25, 12.5, 6.0, 27.25, 12.5, 6.0, 42.25, 12.5, 6.0,
+                            60.5, 60.25, 20.0, 20.0, 40.0, 5.0, 80.0, 20.0, 4.0};
+    bp_world *w = world_with(balls, 6);
+    for (int k = 0; k < 6; k++)
+        if (k != 4)
+            w->flags[k] |= BP_BALL_ASLEEP;
+    bp_raster *raster = bp_raster_create();
+    TAP_OK(raster && draw(raster, w, 1.0, SIZE), "the layer is drawn");
+    TAP_OK(raster && same_as_fresh(raster, w), "drawn again from the layer, nothing changed");
+    /* The middle one of the row wakes and is thrown elsewhere; the big one
+     * wakes where it is; the last is moved and sleeps again. */
+    w->flags[1] &= (uint8_t)~BP_BALL_ASLEEP;
+    w->x[1] = 20.5;
+    w->y[1] = 80.5;
+    w->flags[3] &= (uint8_t)~BP_BALL_ASLEEP;
+    w->x[5] = 85.0;
+    w->y[5] = 85.0;
+    TAP_OK(raster && same_as_fresh(raster, w),
+           "a sleeper woken and moved, one woken in place, one moved asleep: as if drawn afresh");
+    int64_t gone = bp_world_index_of(w, 0);
+    TAP_OK(gone >= 0 && bp_world_remove_ball(w, 0) && raster && same_as_fresh(raster, w),
+           "a sleeper taken out of the world is gone from the picture");
+    w->flags[bp_world_index_of(w, 3)] |= BP_BALL_ASLEEP;
+    TAP_OK(raster && same_as_fresh(raster, w), "a ball that fell asleep joins the layer");
+    bp_raster_destroy(raster);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     bp_raster *raster = bp_raster_create();
@@ -151,5 +199,6 @@ int main(void)
     scale_draws_in_output_pixels(raster);
     stored_and_computed_discs_agree(raster);
     bp_raster_destroy(raster);
+    the_still_layer_follows_the_sleepers();
     return tap_done();
 }

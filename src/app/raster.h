@@ -27,7 +27,9 @@ void bp_raster_destroy(bp_raster *raster);
 /* Fills the buffer with background, then draws every ball, scale pixels to
  * the arena's px: a disc in the ball's colour with a darker rim and a
  * one-pixel soft edge, as the ball sprite of render.c looks. draw_x/draw_y
- * as for bp_render_world. false when memory runs out (nothing drawn). */
+ * as for bp_render_world. Sleepers come from a layer kept between calls
+ * (they do not move), the balls awake go over them. false when memory runs
+ * out (the picture is then incomplete). */
 bool bp_raster_balls(bp_raster *raster, const bp_pixels *out, SDL_Color background,
                      double scale, const bp_world *world, const double *draw_x,
                      const double *draw_y);
