@@ -212,6 +212,27 @@ size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world,
     return found;
 }
 
+size_t bp_broadphase_query_square(const bp_broadphase *bp, double x, double y, double reach,
+                                  uint32_t *out, size_t max)
+{
+    double inv_cell = 1.0 / bp->cell;
+    int x0 = clamp_index((x - reach) * inv_cell, bp->cols);
+    int x1 = clamp_index((x + reach) * inv_cell, bp->cols);
+    int y0 = clamp_index((y - reach) * inv_cell, bp->rows);
+    int y1 = clamp_index((y + reach) * inv_cell, bp->rows);
+    size_t found = 0;
+    for (int cy = y0; cy <= y1; cy++) {
+        size_t row = (size_t)cy * (size_t)bp->cols;
+        /* The cells of a row are consecutive in items. */
+        uint32_t from = bp->cell_start[row + (size_t)x0];
+        uint32_t to = bp->cell_start[row + (size_t)x1 + 1];
+        for (uint32_t s = from; s < to; s++, found++)
+            if (found < max)
+                out[found] = bp->items[s];
+    }
+    return found;
+}
+
 size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out)
 {
     /* Cells deep enough that a centre within reach of a side, even one

@@ -92,6 +92,12 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
  * ball whose centre is within reach of a side is among them. */
 size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out);
 
+/* The balls filed at the last sort in the cells that meet the square of
+ * half-side reach around (x, y): up to max of them in out. Returns how many
+ * there are, which may be more than max. */
+size_t bp_broadphase_query_square(const bp_broadphase *bp, double x, double y, double reach,
+                                  uint32_t *out, size_t max);
+
 /* Writes up to max neighbours of ball i (balls whose surface is closer than
  * margin, at most the margin given to the sort) that may stand below it
  * (up_y: the sign of up on the y axis) into out; returns how many. Every

@@ -11,7 +11,9 @@
  * a couple more relaxation passes afterwards for the balls still moving.
  * Balls that have rested a while sleep (sleep.c): pairs of two sleepers are
  * left out of the passes. Last, position-only clean-up passes take out the
- * few overlaps left where chains of balls wedge (cleanup_overlaps).
+ * few overlaps left where chains of balls wedge (cleanup_overlaps), with the
+ * pairs the list missed because the passes pushed balls further than its
+ * margin (find_missed_pairs).
  * Measured on the benchmark pit (SPEC.md), seeds 1-3: 3 + 1 passes and the
  * clean-up leave the deepest overlap under 0.01 r at 1,000 balls and 0.04 r
  * at 10,000, for about the same work as 4 + 2 passes without it (which left
@@ -93,6 +95,15 @@ struct bp_solver {
     uint32_t *woken;        /* the sleepers woken on contact this step */
     size_t woken_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
+    /* Where each ball was, and its flags, when the pairs were listed; and
+     * the pairs the list misses (find_missed_pairs). */
+    double *listed_x, *listed_y;
+    uint8_t *listed_flags, *far_mover;
+    size_t listed_x_capacity, listed_y_capacity, listed_flags_capacity, far_mover_capacity;
+    bp_pair *missed;
+    size_t missed_count, missed_capacity;
+    uint32_t *movers, *around;
+    size_t movers_capacity, around_capacity;
 };
 
 bp_solver *bp_solver_create(void)
@@ -114,6 +125,13 @@ void bp_solver_destroy(bp_solver *solver)
     free(solver->moved);
     free(solver->side_balls);
     free(solver->woken);
+    free(solver->listed_x);
+    free(solver->listed_y);
+    free(solver->listed_flags);
+    free(solver->far_mover);
+    free(solver->missed);
+    free(solver->movers);
+    free(solver->around);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -399,19 +417,18 @@ typedef struct cleanup_job {
 /* Piece k of a clean-up pass: the k-th strip of this parity. A pass after
  * the first looks only at pairs with a ball pushed since the pair was last
  * looked at (in this pass or the one before). */
-static void cleanup_strip(void *context, int k)
+static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t count,
+                          moved_list *list)
 {
-    const cleanup_job *job = context;
-    int j = job->slot_begin + k, pass = job->pass;
-    moved_list *list = &job->moved[j];
+    int pass = job->pass;
     int8_t *moved_in_pass = job->moved_in_pass;
-    for (size_t p = job->slot_first[j]; p < job->slot_first[j + 1]; p++) {
-        uint32_t a = job->pairs[p].a, b = job->pairs[p].b;
+    for (size_t p = 0; p < count; p++) {
+        uint32_t a = pairs[p].a, b = pairs[p].b;
         int last = moved_in_pass[a] > moved_in_pass[b] ? moved_in_pass[a] : moved_in_pass[b];
         if (pass > 0 && last < pass - 1)
             continue;
         bool deep;
-        if (separate(job->world, job->pairs[p], &deep)) {
+        if (separate(job->world, pairs[p], &deep)) {
             uint32_t both[2] = {a, b};
             for (int e = 0; e < 2; e++) {
                 uint32_t i = both[e];
@@ -428,6 +445,14 @@ static void cleanup_strip(void *context, int k)
         }
         list->deep |= deep;
     }
+}
+
+static void cleanup_strip(void *context, int k)
+{
+    const cleanup_job *job = context;
+    int j = job->slot_begin + k;
+    size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
+    cleanup_pairs(job, job->pairs + lo, hi - lo, &job->moved[j]);
 }
 
 /* Puts back inside the balls of slot j's moved list: the balls not pushed
@@ -454,7 +479,8 @@ static void contain_moved(void *context, int j)
 static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed)
 {
     const bp_broadphase *bp = &solver->broadphase;
-    size_t balls = world->count, slots = (size_t)bp->strips;
+    /* One list per strip, and one for the missed pairs. */
+    size_t balls = world->count, slots = (size_t)bp->strips + 1;
     if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
                     sizeof(int8_t)))
         return false;
@@ -484,13 +510,15 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         bp_workers_run(solver->workers, cleanup_strip, &job, bp->even_strips);
         job.slot_begin = bp->even_strips;
         bp_workers_run(solver->workers, cleanup_strip, &job, bp->strips - bp->even_strips);
+        /* After the strips, on one thread: the same order with any number. */
+        cleanup_pairs(&job, solver->missed, solver->missed_count, &solver->moved[bp->strips]);
         bool any_deep = false;
         for (size_t j = 0; j < slots; j++) {
             if (solver->moved[j].failed)
                 return false;
             any_deep |= solver->moved[j].deep;
         }
-        bp_workers_run(solver->workers, contain_moved, &job, bp->strips);
+        bp_workers_run(solver->workers, contain_moved, &job, bp->strips + 1);
         if (!any_deep)
             break;
     }
@@ -519,6 +547,103 @@ static void update_workers(bp_solver *solver, const bp_world *world)
     bp_workers_destroy(solver->workers);
     /* Without threads the step runs on the caller alone: slower, same. */
     solver->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
+}
+
+/* Notes where every ball is, and its flags, as the pairs are listed. */
+static bool note_listed(bp_solver *solver, const bp_world *world)
+{
+    size_t n = world->count;
+    if (!bp_reserve((void **)&solver->listed_x, &solver->listed_x_capacity, n + 1,
+                    sizeof(double)) ||
+        !bp_reserve((void **)&solver->listed_y, &solver->listed_y_capacity, n + 1,
+                    sizeof(double)) ||
+        !bp_reserve((void **)&solver->listed_flags, &solver->listed_flags_capacity, n + 1, 1))
+        return false;
+    memcpy(solver->listed_x, world->x, n * sizeof(double));
+    memcpy(solver->listed_y, world->y, n * sizeof(double));
+    memcpy(solver->listed_flags, world->flags, n);
+    return true;
+}
+
+/* Whether balls i and j were listed as a pair: they were within the margin
+ * when the list was made, and one of them was awake then. */
+static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t i, uint32_t j,
+                       double list_margin)
+{
+    double dx = solver->listed_x[j] - solver->listed_x[i];
+    double dy = solver->listed_y[j] - solver->listed_y[i];
+    double reach = world->r[i] + world->r[j] + list_margin;
+    bool both_asleep = solver->listed_flags[i] & solver->listed_flags[j] & BP_BALL_ASLEEP;
+    return !both_asleep && dx * dx + dy * dy < reach * reach;
+}
+
+/* The pairs that overlap now but were not listed, for the clean-up. A pair
+ * left out was list_margin or more apart when listed, and the passes push
+ * balls within a margin that a pile of pushes can exceed: in a crowd
+ * landing on a pile, a ball knocked down into the pile was pushed back up
+ * by it and by the supported pass, 8 px in one step, into a ball falling
+ * onto it that was not listed, and the two stayed pressed into each other
+ * by a whole radius (10,000 balls, step 130; in 21 of the pit's 600 steps
+ * some pair was left 0.2-1 r deep). To close in by the margin, one
+ * of the two must have moved half of it: those balls are few, and only
+ * around them is looked at. false when memory runs out. */
+static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
+{
+    size_t n = world->count;
+    double half = 0.5 * (list_margin - BP_CONTACT_MARGIN), half2 = half * half, farthest2 = 0.0;
+    size_t movers = 0;
+    solver->missed_count = 0;
+    size_t had = solver->far_mover_capacity;
+    if (!bp_reserve((void **)&solver->far_mover, &solver->far_mover_capacity, n + 1, 1) ||
+        !bp_reserve((void **)&solver->movers, &solver->movers_capacity, n + 1,
+                    sizeof(uint32_t)))
+        return false;
+    memset(solver->far_mover + had, 0, solver->far_mover_capacity - had);
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
+        double dx = world->x[i] - solver->listed_x[i], dy = world->y[i] - solver->listed_y[i];
+        double d2 = dx * dx + dy * dy;
+        farthest2 = d2 > farthest2 ? d2 : farthest2;
+        if (d2 >= half2)
+            solver->movers[movers++] = (uint32_t)i;
+    }
+    if (movers == 0)
+        return true;
+    for (size_t k = 0; k < movers; k++)
+        solver->far_mover[solver->movers[k]] = 1;
+    /* Each ball is filed where it was listed, at most this far from where
+     * it is. */
+    const bp_broadphase *bp = &solver->broadphase;
+    double reach = 2.0 * world->r_max + BP_CONTACT_MARGIN + sqrt(farthest2);
+    bool ok = true;
+    for (size_t k = 0; k < movers && ok; k++) {
+        uint32_t m = solver->movers[k];
+        size_t found;
+        while ((found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach,
+                                                   solver->around, solver->around_capacity)) >
+               solver->around_capacity)
+            if (!bp_reserve((void **)&solver->around, &solver->around_capacity, found,
+                            sizeof(uint32_t))) {
+                ok = false;
+                break;
+            }
+        for (size_t c = 0; c < found && ok; c++) {
+            uint32_t b = solver->around[c];
+            /* Two movers find each other: the lower index keeps the pair. */
+            if (b == m || (solver->far_mover[b] && b < m))
+                continue;
+            double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
+            double touch = world->r[m] + world->r[b] + BP_CONTACT_MARGIN;
+            if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
+                continue;
+            ok = bp_reserve((void **)&solver->missed, &solver->missed_capacity,
+                            solver->missed_count + 1, sizeof(bp_pair));
+            if (ok)
+                solver->missed[solver->missed_count++] = (bp_pair){m, b};
+        }
+    }
+    for (size_t k = 0; k < movers; k++)
+        solver->far_mover[solver->movers[k]] = 0;
+    return ok;
 }
 
 /* Whether every ball sleeps. Then nothing is listed, moved or woken, and the
@@ -554,7 +679,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
         bp_broadphase_follow_reorder(bp, world);
     }
     if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers) ||
-        !list_side_balls(solver, world, list_margin))
+        !list_side_balls(solver, world, list_margin) || !note_listed(solver, world))
         return false;
 
     /* The sides are contacts too: a pass that pushed a ball through one must
@@ -573,6 +698,8 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
                                                 solver->woken);
         if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken))
             return false;
+        for (size_t k = 0; k < woken; k++) /* its pairs are listed now */
+            solver->listed_flags[solver->woken[k]] &= (uint8_t)~BP_BALL_ASLEEP;
     }
 
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
@@ -583,7 +710,8 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
         contain_all(solver, world, rest_speed);
         for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
             relax_pass(solver, world, rest_speed, pass % 2 == 1);
-        if (clean_up && !cleanup_overlaps(solver, world, rest_speed))
+        if (clean_up && (!find_missed_pairs(solver, world, list_margin) ||
+                         !cleanup_overlaps(solver, world, rest_speed)))
             return false;
         solver->supported_valid = true;
     }
