@@ -270,6 +270,13 @@ static void a_held_ball_shoves_and_is_bounced_off(void)
     bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 1.0, 0.0, 0.9, 16.0);
     TAP_OK(vxb == -300.0, "held as b: keeps its velocity");
     TAP_NEAR(vxa, -300.0 - 450.0, 1e-12, "held as b: the same law, mirrored");
+    /* The hand drawing back at 300 px/s, b chasing it at 320: b bounces off
+     * the receding hand at e times the 20 px/s it closes in at, as off a
+     * moving wall, not at e times its 320 over the ground. */
+    vxa = -300.0, vya = 0.0, vxb = -320.0, vyb = 0.0;
+    bp_collide_balls(1.0, 0.0, &vxa, &vya, &vxb, &vyb, 0.0, 1.0, 0.9, 16.0);
+    TAP_NEAR(vxb, -300.0 + 0.9 * 20.0, 1e-12,
+             "a ball chasing a receding held ball bounces at e times the closing speed");
     /* A sleeper is infinitely heavy and still: there the shove is the 1D
      * law exactly. */
     vxa = 0.0, vya = 0.0, vxb = -123.0, vyb = 7.0;

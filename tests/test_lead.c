@@ -98,6 +98,26 @@ static void a_frame_of_travel_is_spread_over_its_steps(void)
     bp_world_destroy(r.world);
 }
 
+static SDL_Event key(SDL_Keycode sym)
+{
+    SDL_Event ev = {.type = SDL_KEYDOWN};
+    ev.key.keysym.sym = sym;
+    return ev;
+}
+
+static void pausing_places_the_travel_left(void)
+{
+    rig r;
+    rig_make(&r);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
+    feed(&r, motion(240, 210, 1010));
+    feed(&r, key(SDLK_SPACE));
+    TAP_OK(r.session.paused && fabs(r.world->x[0] - 240.0) < 1e-9 &&
+               fabs(r.world->y[0] - 210.0) < 1e-9,
+           "paused with travel left, the ball is placed at the cursor: no step would take it");
+    bp_world_destroy(r.world);
+}
+
 static void paused_a_move_places_at_once(void)
 {
     rig r;
@@ -119,5 +139,6 @@ int main(void)
 {
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
+    pausing_places_the_travel_left();
     return tap_done();
 }

@@ -101,12 +101,19 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDLK_ESCAPE:
         view->quit = true;
         return 0;
-    case SDLK_SPACE:
+    case SDLK_SPACE: {
         view->paused = !view->paused;
         view->single_steps = 0;
         if (view->replaying)
             return 0;
-        return apply(s, view->paused ? BP_INPUT_PAUSE : BP_INPUT_RESUME, 0, 0, 0, err, err_size);
+        int status =
+            apply(s, view->paused ? BP_INPUT_PAUSE : BP_INPUT_RESUME, 0, 0, 0, err, err_size);
+        /* Travel the held ball had still to go is placed at once: paused,
+         * no steps take it there. */
+        if (status == 0 && view->paused)
+            status = bp_input_lead(h, s, 1, err, err_size);
+        return status;
+    }
     case SDLK_PERIOD:
     case SDLK_n:
         if (view->paused)

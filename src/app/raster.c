@@ -282,7 +282,11 @@ static void fill_box(const bp_pixels *out, pixel_box b, uint32_t ground)
 static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *world, size_t i,
                       double x, double y, double scale, int ox, int oy)
 {
-    float cx = (float)(x * scale - ox), cy = (float)(y * scale - oy);
+    /* Rounded to float first, as a whole drawing does: taking a whole number
+     * of pixels off is then exact, and the disc lands on the same quarter
+     * pixel (rounding x scale - ox instead moved balls far from the origin,
+     * and left seams at the edge of a repaired place). */
+    float cx = (float)(x * scale) - (float)ox, cy = (float)(y * scale) - (float)oy;
     float radius = (float)(world->r[i] * scale);
     uint32_t fill = raster->colours[world->id[i]];
     SDL_Color c = {(Uint8)(fill >> 16), (Uint8)(fill >> 8), (Uint8)fill, 255};
@@ -305,6 +309,30 @@ static pixel_box box_of(double x, double y, double r, double scale, int w, int h
 static bool boxes_meet(pixel_box a, pixel_box b)
 {
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+static pixel_box box_around(pixel_box a, pixel_box b)
+{
+    return (pixel_box){a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0,
+                       a.x1 > b.x1 ? a.x1 : b.x1, a.y1 > b.y1 ? a.y1 : b.y1};
+}
+
+/* Merges boxes that share pixels until none do; returns how many are left.
+ * A ball is drawn again once in each box it meets: where two boxes shared
+ * pixels, its soft edge was blended in twice. */
+static int merge_boxes(pixel_box *boxes, int count)
+{
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (int i = 0; i < count; i++)
+            for (int j = i + 1; j < count; j++)
+                if (boxes_meet(boxes[i], boxes[j])) {
+                    boxes[i] = box_around(boxes[i], boxes[j]);
+                    boxes[j--] = boxes[--count];
+                    merged = true;
+                }
+    }
+    return count;
 }
 
 static bool reserve_still(bp_raster *raster, size_t pixels, size_t ids)
@@ -374,12 +402,11 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
         raster->still_count = 0;
         repairs = 0;
     }
+    repairs = merge_boxes(raster->repairs, repairs);
     pixel_box all = {w, h, 0, 0}; /* around every repaired place */
     for (int k = 0; k < repairs; k++) {
-        pixel_box b = raster->repairs[k];
-        fill_box(&still, b, ground);
-        all = (pixel_box){b.x0 < all.x0 ? b.x0 : all.x0, b.y0 < all.y0 ? b.y0 : all.y0,
-                          b.x1 > all.x1 ? b.x1 : all.x1, b.y1 > all.y1 ? b.y1 : all.y1};
+        fill_box(&still, raster->repairs[k], ground);
+        all = box_around(all, raster->repairs[k]);
     }
     /* The balls still in the layer around a repaired place, drawn again
      * within it alone: outside it they are already there. */

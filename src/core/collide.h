@@ -28,18 +28,21 @@ static inline void bp_collide_1d(double u_a, double u_b, double inv_a, double in
 }
 
 /* A body of infinite mass (speed u_a along the normal towards b) meeting b:
- * a keeps its speed and b leaves with it, plus e times the speed b itself
- * came in with, as off a wall at rest. Only a held ball moves with infinite
+ * a keeps its speed, and b leaves with it, plus e times the speed at which
+ * b came in, measured against a as far as a drew back, and against the
+ * ground as far as a pushed forward. Only a held ball moves with infinite
  * mass (a sleeper stands still, and for it this is the 1D law exactly): it
  * is the user's hand, and a hand shoves, it does not bat. With the 1D law a
  * ball jammed in a pile was batted off the held ball at (1 + e) times its
  * speed in every pass, and dragging a ball through a pile at 300 px/s
- * flung balls out at 800 px/s. */
+ * flung balls out at 800 px/s. A hand drawing back is a wall that recedes:
+ * a ball chasing it bounces off at e times the speed it closes in at. */
 static inline void bp_collide_shove(double u_a, double u_b, double e, double *u_a_out,
                                     double *u_b_out)
 {
+    double closing = (u_a < 0.0 ? u_a : 0.0) - u_b;
     *u_a_out = u_a;
-    *u_b_out = u_a + e * (u_b < 0.0 ? -u_b : 0.0);
+    *u_b_out = u_a + e * (closing > 0.0 ? closing : 0.0);
 }
 
 /* Exchanges velocity between two balls along the unit normal n (pointing from

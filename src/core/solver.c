@@ -586,7 +586,10 @@ static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t 
  * by a whole radius (10,000 balls, step 130; in 21 of the pit's 600 steps
  * some pair was left 0.2-1 r deep). To close in by the margin, one
  * of the two must have moved half of it: those balls are few, and only
- * around them is looked at. false when memory runs out. */
+ * around them is looked at. (Two balls asleep when the list was made are
+ * not listed either; one the supported pass wakes has not been pushed
+ * before the clean-up, and they close in no further than they were.)
+ * false when memory runs out. */
 static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
 {
     size_t n = world->count;
