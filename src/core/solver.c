@@ -559,10 +559,22 @@ static bool note_listed(bp_solver *solver, const bp_world *world)
                     sizeof(double)) ||
         !bp_reserve((void **)&solver->listed_flags, &solver->listed_flags_capacity, n + 1, 1))
         return false;
-    memcpy(solver->listed_x, world->x, n * sizeof(double));
-    memcpy(solver->listed_y, world->y, n * sizeof(double));
+    /* Sleepers stand where they fell asleep, which start_x/y hold: only the
+     * balls awake need noting (a world at rest is nearly all sleepers). */
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
+        solver->listed_x[i] = world->x[i];
+        solver->listed_y[i] = world->y[i];
+    }
     memcpy(solver->listed_flags, world->flags, n);
     return true;
+}
+
+/* Where ball i was when the pairs were listed. */
+static inline void listed_at(const bp_solver *solver, size_t i, double *x, double *y)
+{
+    bool asleep = solver->listed_flags[i] & BP_BALL_ASLEEP;
+    *x = asleep ? solver->start_x[i] : solver->listed_x[i];
+    *y = asleep ? solver->start_y[i] : solver->listed_y[i];
 }
 
 /* Whether balls i and j were listed as a pair: they were within the margin
@@ -570,8 +582,10 @@ static bool note_listed(bp_solver *solver, const bp_world *world)
 static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t i, uint32_t j,
                        double list_margin)
 {
-    double dx = solver->listed_x[j] - solver->listed_x[i];
-    double dy = solver->listed_y[j] - solver->listed_y[i];
+    double xi, yi, xj, yj;
+    listed_at(solver, i, &xi, &yi);
+    listed_at(solver, j, &xj, &yj);
+    double dx = xj - xi, dy = yj - yi;
     double reach = world->r[i] + world->r[j] + list_margin;
     bool both_asleep = solver->listed_flags[i] & solver->listed_flags[j] & BP_BALL_ASLEEP;
     return !both_asleep && dx * dx + dy * dy < reach * reach;
@@ -603,7 +617,9 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
         return false;
     memset(solver->far_mover + had, 0, solver->far_mover_capacity - had);
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
-        double dx = world->x[i] - solver->listed_x[i], dy = world->y[i] - solver->listed_y[i];
+        double lx, ly;
+        listed_at(solver, i, &lx, &ly);
+        double dx = world->x[i] - lx, dy = world->y[i] - ly;
         double d2 = dx * dx + dy * dy;
         farthest2 = d2 > farthest2 ? d2 : farthest2;
         if (d2 >= half2)
@@ -701,8 +717,12 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
                                                 solver->woken);
         if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken))
             return false;
-        for (size_t k = 0; k < woken; k++) /* its pairs are listed now */
-            solver->listed_flags[solver->woken[k]] &= (uint8_t)~BP_BALL_ASLEEP;
+        for (size_t k = 0; k < woken; k++) { /* its pairs are listed now */
+            uint32_t i = solver->woken[k];
+            solver->listed_flags[i] &= (uint8_t)~BP_BALL_ASLEEP;
+            solver->listed_x[i] = world->x[i];
+            solver->listed_y[i] = world->y[i];
+        }
     }
 
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
