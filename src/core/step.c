@@ -78,7 +78,7 @@ static bool substep(bp_world *world, double dt, bool last)
             continue;
         }
         if (!bp_arena_move_open(world, i, dt))
-            bp_arena_move(world, i, dt, BP_MAX_IMPACTS, false, rest_speed);
+            bp_arena_move(world, i, dt, 0.0, BP_MAX_IMPACTS, false, rest_speed);
     }
     /* Out of memory the sweep still moves every held ball (without ball
      * impacts), so the step goes on either way. */
