@@ -9,6 +9,7 @@
 #include "app.h"
 
 #include <SDL2/SDL.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,12 @@ typedef struct bp_app {
     /* Drawn positions, by index. */
     double *draw_x, *draw_y;
     size_t draw_capacity;
+    /* What the window shows: where each ball was drawn, by id, and of
+     * which world. */
+    double *shown_x, *shown_y;
+    size_t shown_capacity, shown_count, shown_walls;
+    bp_params shown_params;
+    bool shown_valid;
 } bp_app;
 
 static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
@@ -213,11 +220,60 @@ static SDL_Texture *canvas(bp_app *app, int *k_out)
     return app->canvas;
 }
 
+/* A ball drawn this close (px) to where the window shows it looks the
+ * same. A ball jammed in a pile may tremble for good without falling
+ * asleep: one in a pile of 2,000 shook by 0.05 px at every step, and the
+ * window redrew it at full rate. */
+#define BP_SHOWN_SLACK 0.1
+
+/* Notes what the frame just drawn shows. */
+static bool note_shown(bp_app *app, const double *draw_x, const double *draw_y)
+{
+    const bp_world *w = app->session.world;
+    app->shown_valid = grow(&app->shown_x, &app->shown_y, &app->shown_capacity, w->next_id + 1u);
+    if (!app->shown_valid)
+        return false;
+    for (size_t i = 0; i < w->count; i++) {
+        app->shown_x[w->id[i]] = draw_x ? draw_x[i] : w->x[i];
+        app->shown_y[w->id[i]] = draw_y ? draw_y[i] : w->y[i];
+    }
+    app->shown_count = w->count;
+    app->shown_walls = w->wall_count;
+    app->shown_params = w->params;
+    return true;
+}
+
+static bool near_shown(double shown, double at)
+{
+    return fabs(at - shown) <= BP_SHOWN_SLACK;
+}
+
+/* Whether the window shows the world as a frame drawn now would: every
+ * ball where it was drawn, both at the last step's start and end (the
+ * frame is drawn between the two), and the same walls and settings. */
+static bool world_shown(const bp_app *app)
+{
+    const bp_world *w = app->session.world;
+    if (!app->shown_valid || w->count != app->shown_count || w->wall_count != app->shown_walls ||
+        memcmp(&w->params, &app->shown_params, sizeof w->params) != 0 ||
+        w->next_id + 1u > app->prev_capacity)
+        return false;
+    for (size_t i = 0; i < w->count; i++) {
+        uint32_t id = w->id[i];
+        if (!near_shown(app->shown_x[id], w->x[i]) || !near_shown(app->shown_y[id], w->y[i]) ||
+            !near_shown(app->shown_x[id], app->prev_x[id]) ||
+            !near_shown(app->shown_y[id], app->prev_y[id]))
+            return false;
+    }
+    return true;
+}
+
 static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
 {
     SDL_Renderer *r = app->renderer;
     bool smooth = interpolate(app, alpha);
     const double *dx = smooth ? app->draw_x : NULL, *dy = smooth ? app->draw_y : NULL;
+    (void)note_shown(app, dx, dy); /* without it, every frame is drawn */
     int k = 1;
     SDL_Texture *tex = canvas(app, &k);
     if (tex && SDL_SetRenderTarget(r, tex) == 0) {
@@ -257,24 +313,34 @@ static void present(bp_app *app)
 typedef struct hud_period {
     Uint64 start;            /* performance counter when it began */
     uint64_t first_tick;     /* the physics step then */
-    int frames, drawn;       /* frames begun, and drawn, since */
+    int drawn;               /* frames drawn since */
     Uint64 draw_ticks, step_ticks; /* counter ticks spent drawing, stepping */
 } hud_period;
 
 /* Once the period has covered half a second at now: its figures into
- * stats, and a new period from now. */
-static void hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double freq,
+ * stats, a new period from now, and true. */
+static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double freq,
                             bp_hud_stats *stats)
 {
     double since = (double)(now - w->start) / freq;
     if (since < 0.5)
-        return;
+        return false;
     uint64_t steps = tick - w->first_tick;
-    stats->fps = w->frames / since;
+    stats->fps = w->drawn / since;
     stats->steps_per_s = (double)steps / since;
     stats->draw_ms = w->drawn > 0 ? 1e3 * (double)w->draw_ticks / freq / w->drawn : 0.0;
     stats->step_ms = steps > 0 ? 1e3 * (double)w->step_ticks / freq / (double)steps : 0.0;
     *w = (hud_period){.start = now, .first_tick = tick};
+    return true;
+}
+
+/* Whether a frame now would show what the window shows: no input or other
+ * event, no ball placed, none in hand (its aim moves with time), the world
+ * as shown, and (with the HUD up) the same figures. */
+static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool stats_new)
+{
+    return !events && !jumped && app->session.held < 0 && !app->view.screenshot &&
+           !(stats_new && app->view.show_hud) && world_shown(app);
 }
 
 /* Runs frames until quit or --steps; false with a message on failure. */
@@ -288,13 +354,17 @@ static bool loop(bp_app *app, char *err, size_t err_size)
     bp_hud_stats stats = {0};
     while (!app->view.quit && !steps_done(app)) {
         SDL_Event ev;
-        while (SDL_PollEvent(&ev))
+        bool events = false;
+        while (SDL_PollEvent(&ev)) {
+            events = true;
             if (bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0)
                 return false;
+        }
         if (app->view.save_scene) {
             app->view.save_scene = false;
             save_scene(app);
         }
+        bool jumped = s->jumped;
         if (s->jumped) {
             /* Balls were placed, added or removed: draw them where they are. */
             if (!snapshot(app)) {
@@ -331,9 +401,16 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         app->view.single_steps = 0;
         Uint64 draw_from = SDL_GetPerformanceCounter();
         period.step_ticks += draw_from - steps_from;
-        period.frames++;
-        hud_period_roll(&period, now, s->tick, freq, &stats);
-
+        bool stats_new = hud_period_roll(&period, now, s->tick, freq, &stats);
+        /* A world at rest is not drawn again and again: a pile asleep
+         * under a software renderer kept a core and a half busy redrawing
+         * the same picture. Steps go on meanwhile, and any event wakes the
+         * loop at once. */
+        if (frame_unchanged(app, events, jumped, stats_new)) {
+            double wait = app->view.paused ? 0.01 : (dt - accumulator) / app->view.time_scale;
+            SDL_WaitEventTimeout(NULL, (int)SDL_clamp(1e3 * wait, 1.0, 10.0));
+            continue;
+        }
         draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
         Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
         period.draw_ticks += draw_ticks;
@@ -415,6 +492,8 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     free(app.prev_y);
     free(app.draw_x);
     free(app.draw_y);
+    free(app.shown_x);
+    free(app.shown_y);
     bp_ball_batch_destroy(app.batch);
     bp_text_destroy(app.glyphs);
     if (app.canvas)
