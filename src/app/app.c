@@ -59,6 +59,7 @@ typedef struct bp_app {
      * which world. */
     double *shown_x, *shown_y;
     size_t shown_capacity, shown_count, shown_walls;
+    uint32_t shown_next_id;
     bp_params shown_params;
     bool shown_valid;
 } bp_app;
@@ -238,6 +239,7 @@ static bool note_shown(bp_app *app, const double *draw_x, const double *draw_y)
         app->shown_y[w->id[i]] = draw_y ? draw_y[i] : w->y[i];
     }
     app->shown_count = w->count;
+    app->shown_next_id = w->next_id;
     app->shown_walls = w->wall_count;
     app->shown_params = w->params;
     return true;
@@ -248,21 +250,25 @@ static bool near_shown(double shown, double at)
     return fabs(at - shown) <= BP_SHOWN_SLACK;
 }
 
-/* Whether the window shows the world as a frame drawn now would: every
- * ball where it was drawn, both at the last step's start and end (the
- * frame is drawn between the two), and the same walls and settings. */
+/* Whether the window shows the world as a frame drawn now would: the same
+ * balls (a replay may delete one and spawn another between frames), each
+ * where it was drawn, both at the last step's start and end (the frame is
+ * drawn between the two; paused, at the end), and the same walls and
+ * settings. */
 static bool world_shown(const bp_app *app)
 {
     const bp_world *w = app->session.world;
-    if (!app->shown_valid || w->count != app->shown_count || w->wall_count != app->shown_walls ||
+    if (!app->shown_valid || w->count != app->shown_count || w->next_id != app->shown_next_id ||
+        w->wall_count != app->shown_walls ||
         memcmp(&w->params, &app->shown_params, sizeof w->params) != 0 ||
         w->next_id + 1u > app->prev_capacity)
         return false;
+    bool paused = app->view.paused;
     for (size_t i = 0; i < w->count; i++) {
         uint32_t id = w->id[i];
         if (!near_shown(app->shown_x[id], w->x[i]) || !near_shown(app->shown_y[id], w->y[i]) ||
-            !near_shown(app->shown_x[id], app->prev_x[id]) ||
-            !near_shown(app->shown_y[id], app->prev_y[id]))
+            (!paused && (!near_shown(app->shown_x[id], app->prev_x[id]) ||
+                         !near_shown(app->shown_y[id], app->prev_y[id]))))
             return false;
     }
     return true;
@@ -408,7 +414,7 @@ static bool loop(bp_app *app, char *err, size_t err_size)
          * loop at once. */
         if (frame_unchanged(app, events, jumped, stats_new)) {
             double wait = app->view.paused ? 0.01 : (dt - accumulator) / app->view.time_scale;
-            SDL_WaitEventTimeout(NULL, (int)SDL_clamp(1e3 * wait, 1.0, 10.0));
+            SDL_WaitEventTimeout(NULL, (int)SDL_max(1.0, SDL_min(1e3 * wait, 10.0)));
             continue;
         }
         draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
