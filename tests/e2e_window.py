@@ -174,15 +174,25 @@ def main():
     return done()
 
 
-def scenario(display):
+def window_env(display):
     env = dict(os.environ, DISPLAY=display)
     # Xvfb has no GPU; SDL's software renderer keeps the frame rate up, so
     # the test sees the event timing a real desktop gives.
     env.setdefault("SDL_RENDER_DRIVER", "software")
+    return env
+
+
+def write_scene(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def scenario(display):
+    env = window_env(display)
     with tempfile.TemporaryDirectory() as tmp:
-        scene = os.path.join(tmp, "two.scene")
-        with open(scene, "w") as f:
-            f.write(SCENE)
+        scene = write_scene(tmp, "two.scene", SCENE)
         rec = os.path.join(tmp, "live.rec")
         live = os.path.join(tmp, "live")
         common = ["--scene", scene, "--steps", str(STEPS)]
@@ -253,12 +263,9 @@ def rest_scenario(display):
     software renderer (66% with llvmpipe); a world at rest is drawn twice a
     second for the HUD, 7% in all with the window's start. CPU time is the
     process's own, so a busy machine does not inflate it."""
-    env = dict(os.environ, DISPLAY=display)
-    env.setdefault("SDL_RENDER_DRIVER", "software")
+    env = window_env(display)
     with tempfile.TemporaryDirectory() as tmp:
-        scene = os.path.join(tmp, "rest.scene")
-        with open(scene, "w") as f:
-            f.write(REST_SCENE)
+        scene = write_scene(tmp, "rest.scene", REST_SCENE)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         win, status, err = run_window(env, ["--scene", scene, "--steps", str(REST_STEPS)], tmp,
