@@ -2,6 +2,7 @@
  * balls wake when disturbed and never hang in the air, and the step gives
  * the same bits with any number of worker threads. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solver.h"
@@ -133,6 +134,50 @@ static void settled_pit_sleeps_on_support(void)
                (unsigned long long)seed, asleep, (unsigned long long)n, hanging);
         TAP_OK(asleep >= 0.98 * (double)n, "pit of 1,000 balls: 98 percent asleep after 10 s");
         TAP_OK(hanging == 0, "pit of 1,000 balls: every sleeper stands on something");
+        bp_world_destroy(w);
+    }
+}
+
+/* A pile of 2,000 balls of mixed radii (4-8 px) in the default arena, as
+ * `--balls 2000 --radius 4:8` makes it: after 25 s not one ball may move
+ * at all in the next 20 steps. A ball resting on a sleeper sinks in by up
+ * to a step of gravity before the passes push it out; when the clean-up
+ * woke every sleeper pressed in that deep, a few balls per pile (5, 9 and
+ * 9 for these seeds) woke and fell asleep by turns for good, trembling by
+ * up to 0.5 px, and kept a window showing the pile drawing. */
+static void mixed_pile_comes_to_rest(void)
+{
+    static const uint64_t seeds[] = {2, 5, 7};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        bp_params p = bp_params_default();
+        bp_world *w = bp_world_create(&p);
+        char err[128];
+        TAP_OK(bp_spawn_random(w, 2000, 4.0, 8.0, seeds[k], err, sizeof err) == 0,
+               "mixed pile: 2,000 balls fit the default arena");
+        for (int s = 0; s < 3000; s++)
+            bp_world_step(w);
+        size_t n = w->count, moving = 0;
+        double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+        TAP_OK(x && y, "mixed pile: memory for the positions");
+        if (!x || !y) {
+            free(x);
+            free(y);
+            bp_world_destroy(w);
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            x[i] = ball_x(w, (uint32_t)i);
+            y[i] = ball_y(w, (uint32_t)i);
+        }
+        for (int s = 0; s < 20; s++)
+            bp_world_step(w);
+        for (size_t i = 0; i < n; i++)
+            moving += ball_x(w, (uint32_t)i) != x[i] || ball_y(w, (uint32_t)i) != y[i];
+        printf("# seed %llu: %zu of %zu balls still move after 25 s\n",
+               (unsigned long long)seeds[k], moving, n);
+        TAP_OK(moving == 0, "mixed pile of 2,000 balls: every ball at rest after 25 s");
+        free(x);
+        free(y);
         bp_world_destroy(w);
     }
 }
@@ -445,6 +490,7 @@ int main(void)
     sleeper_never_hangs();
     sleeper_falls_when_its_supporter_slides_away();
     settled_pit_sleeps_on_support();
+    mixed_pile_comes_to_rest();
     midair_collision_keeps_momentum();
     a_big_ball_added_later_meets_the_small_ones();
     pile_in_a_v_comes_to_rest();
