@@ -339,13 +339,31 @@ typedef struct settle_context {
     double rest_speed; /* px/s: faster approaches are impacts, not rest */
     const uint8_t *supported;
     double up_y, dt;
+    double margin; /* px: planes this near hold the ball too */
 } settle_context;
 
-/* Settles ball u on the balls visited before it (and the floor, when on_floor):
- * out of every overlap with them, and without the velocity that would sink
- * it into one of them or the floor within the next step (resting contacts
- * only: impacts are the relaxation passes' to bounce). Side neighbours count
- * as well as supporters: a deep pile of frictionless balls presses sideways
+/* held_by of the arena's floor and sides, which no ball index reaches. */
+#define BP_HELD_BY_FLOOR UINT32_MAX
+#define BP_HELD_BY_LEFT (UINT32_MAX - 1)
+#define BP_HELD_BY_RIGHT (UINT32_MAX - 2)
+
+/* How far ball u is from the arena's floor or side, px. */
+static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, double up_y)
+{
+    double r = world->r[u];
+    if (plane == BP_HELD_BY_LEFT)
+        return world->x[u] - r;
+    if (plane == BP_HELD_BY_RIGHT)
+        return world->params.width - r - world->x[u];
+    return up_y < 0.0 ? world->params.height - r - world->y[u] : world->y[u] - r;
+}
+
+/* Settles ball u on the balls visited before it (and the floor, when
+ * on_floor, and a side it leans on): out of every overlap with them, and
+ * without the velocity that would sink it into one of them, the floor or
+ * the side within the next step (resting contacts only: impacts are the
+ * relaxation passes' to bounce). Side neighbours count as well as
+ * supporters: a deep pile of frictionless balls presses sideways
  * like a liquid, and the relaxation passes alone let its lower layers
  * squeeze into each other (measured: 10,000 balls, deepest overlap 0.045 r
  * with supporters only, 0.014 r with side neighbours too). Gaps count as they
@@ -362,18 +380,28 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
 {
     bp_world *world = ctx->world;
     double up_y = ctx->up_y;
-    double floor_y = up_y < 0.0 ? world->params.height - world->r[u] : world->r[u];
 
     constraint_set cs;
     cs.count = 0;
     uint32_t held_by[BP_SUPPORT_MAX_CONSTRAINTS];
     double gap_before[BP_SUPPORT_MAX_CONSTRAINTS];
-    if (on_floor) {
-        cs.nx[0] = 0.0;
-        cs.ny[0] = up_y;
-        held_by[0] = UINT32_MAX;
-        gap_before[0] = (world->y[u] - floor_y) * up_y;
-        cs.count = 1;
+    /* The floor, and a side the ball leans on: a ball wedged between a side
+     * and a ball slid down the side, pushed back out every step, for good. */
+    const struct {
+        uint32_t plane;
+        double nx, ny;
+    } planes[3] = {{BP_HELD_BY_FLOOR, 0.0, up_y},
+                   {BP_HELD_BY_LEFT, 1.0, 0.0},
+                   {BP_HELD_BY_RIGHT, -1.0, 0.0}};
+    for (int p = 0; p < 3; p++) {
+        double gap = plane_gap(world, u, planes[p].plane, up_y);
+        if (p == 0 ? !on_floor : gap >= ctx->margin)
+            continue;
+        cs.nx[cs.count] = planes[p].nx;
+        cs.ny[cs.count] = planes[p].ny;
+        held_by[cs.count] = planes[p].plane;
+        gap_before[cs.count] = gap;
+        cs.count++;
     }
     for (uint32_t k = 0; k < count && cs.count < BP_SUPPORT_MAX_CONSTRAINTS; k++) {
         uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
@@ -403,10 +431,12 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
 
     for (int i = 0; i < cs.count; i++) {
         uint32_t l = held_by[i];
-        if (l == UINT32_MAX) {
-            double gap = bp_max(bp_min((world->y[u] - floor_y) * up_y, gap_before[i]), 0.0);
+        if (l >= BP_HELD_BY_RIGHT) {
+            double now = plane_gap(world, u, l, up_y);
+            double gap = bp_max(bp_min(now, gap_before[i]), 0.0);
             /* An impact to come gets no bound: it will bounce. */
-            bool impact = gap > 0.0 && -world->vy[u] * up_y >= ctx->rest_speed;
+            double closing = -(world->vx[u] * cs.nx[i] + world->vy[u] * cs.ny[i]);
+            bool impact = gap > 0.0 && closing >= ctx->rest_speed;
             set_bound(&cs, i, impact ? -INFINITY : -gap / ctx->dt);
             continue;
         }
@@ -468,7 +498,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     }
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
-                          up_y, 1.0 / world->params.hz};
+                          up_y, 1.0 / world->params.hz, margin};
     for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
@@ -495,7 +525,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                       supported[s->near[j] & ~BP_SUPPORTER_BIT];
         /* A ball on a sloped wall that carries it (a floor contact, see
          * arena.h) is supported too; the wall's own contact stays the wall
-         * code's, only the arena floor gets a constraint here. */
+         * code's, only the arena's floor and sides get constraints here. */
         bool on_wall = (world->flags[u] & BP_BALL_GROUNDED) != 0;
         if (!on_floor && !on_ball && !on_wall)
             continue;
