@@ -516,9 +516,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         }
         if (supported[u])
             continue;
-        double floor_gap = up_y < 0.0 ? world->params.height - world->r[u] - world->y[u]
-                                      : world->y[u] - world->r[u];
-        bool on_floor = floor_gap < margin;
+        bool on_floor = plane_gap(world, u, BP_HELD_BY_FLOOR, up_y) < margin;
         bool on_ball = false;
         for (uint32_t j = lo; j < hi && !on_ball; j++)
             on_ball = (s->near[j] & BP_SUPPORTER_BIT) &&
