@@ -17,7 +17,8 @@
  * than asin(BP_SUPPORT_MIN_UP) are side contacts, not support): every
  * supporter is visited before the balls it supports.
  *
- * Momentum: this pass hands momentum to the floor, as the floor does. It only
+ * Momentum: this pass hands momentum to the floor and the sides, as they do
+ * in any contact. It only
  * touches balls with a chain down to the floor, after the relaxation passes
  * have applied the exact collision law, and it only ever removes velocity,
  * so collisions between free balls keep their exact momentum balance and no
@@ -44,7 +45,7 @@
 /* Push-out sweeps over the neighbours of one ball: each push disturbs the
  * other contacts, and a ball in a pocket converges geometrically. */
 #define BP_SUPPORT_SWEEPS 4
-/* Velocity constraints per ball at most (the floor and its settled
+/* Velocity constraints per ball at most (the floor, a side and its settled
  * neighbours). */
 #define BP_SUPPORT_MAX_CONSTRAINTS 6
 /* Flag in a neighbour entry: the neighbour is a supporter. */
@@ -346,6 +347,7 @@ typedef struct settle_context {
 #define BP_HELD_BY_FLOOR UINT32_MAX
 #define BP_HELD_BY_LEFT (UINT32_MAX - 1)
 #define BP_HELD_BY_RIGHT (UINT32_MAX - 2)
+_Static_assert(BP_HELD_BY_RIGHT > (uint32_t)INT32_MAX, "ball indices stay below 2^31");
 
 /* How far ball u is from the arena's floor or side, px. */
 static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, double up_y)
