@@ -366,7 +366,7 @@ static void permute_anchors(bp_world *world, const uint32_t *order)
  * A ball resting on a sleeper sinks in by up to one step's fall before the
  * passes push it out, though, and when that woke the sleeper (at
  * BP_CLEANUP_OVER_R alone), the two woke and fell asleep by turns for good:
- * in a pile of 2,000 balls of radius 4-8, 5-9 balls (seeds 2, 5, 7) never
+ * in a pile of 2,000 balls of radius 4-8, 5-11 balls (seeds 2, 5, 7) never
  * came to rest, trembling by up to 0.5 px. Half of two steps' fall still
  * left 7 in one of them; the sleep rules' whole wake depth (with 2% of the
  * radius) left the benchmark pit of 10,000 balls overlapping by 0.08 r. */
