@@ -18,8 +18,8 @@
  * supporter is visited before the balls it supports.
  *
  * Momentum: this pass hands momentum to the floor and the sides, as they do
- * in any contact. It only
- * touches balls with a chain down to the floor, after the relaxation passes
+ * in any contact. It only touches balls with a chain down to the floor,
+ * after the relaxation passes
  * have applied the exact collision law, and it only ever removes velocity,
  * so collisions between free balls keep their exact momentum balance and no
  * energy is made. */
@@ -387,8 +387,9 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     cs.count = 0;
     uint32_t held_by[BP_SUPPORT_MAX_CONSTRAINTS];
     double gap_before[BP_SUPPORT_MAX_CONSTRAINTS];
-    /* The floor, and a side the ball leans on: a ball wedged between a side
-     * and a ball slid down the side, pushed back out every step, for good. */
+    /* The floor, and a side the ball leans on: without the side, a ball
+     * wedged between it and a ball below slid down it and was pushed back
+     * out, step after step, and never came to rest. */
     const struct {
         uint32_t plane;
         double nx, ny;
