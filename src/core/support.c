@@ -19,10 +19,9 @@
  *
  * Momentum: this pass hands momentum to the floor and the sides, as they do
  * in any contact. It only touches balls with a chain down to the floor,
- * after the relaxation passes
- * have applied the exact collision law, and it only ever removes velocity,
- * so collisions between free balls keep their exact momentum balance and no
- * energy is made. */
+ * after the relaxation passes have applied the exact collision law, and it
+ * only ever removes velocity, so collisions between free balls keep their
+ * exact momentum balance and no energy is made. */
 #include "support.h"
 
 #include <math.h>
