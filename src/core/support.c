@@ -359,10 +359,10 @@ static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, doubl
     return up_y < 0.0 ? world->params.height - r - world->y[u] : world->y[u] - r;
 }
 
-/* Settles ball u on the balls visited before it (and the floor, when
- * on_floor, and a side it leans on): out of every overlap with them, and
- * without the velocity that would sink it into one of them, the floor or
- * the side within the next step (resting contacts only: impacts are the
+/* Settles ball u on the balls visited before it (and the floor or a side
+ * within margin of it): out of every overlap with them, and without the
+ * velocity that would sink it into one of them, the floor or the side
+ * within the next step (resting contacts only: impacts are the
  * relaxation passes' to bounce). Side neighbours count as well as
  * supporters: a deep pile of frictionless balls presses sideways
  * like a liquid, and the relaxation passes alone let its lower layers
@@ -376,8 +376,7 @@ static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, doubl
  * a supporter that rises into u as immovable would throw u with energy
  * nobody paid for (lifting is the relaxation passes' job, with true masses).
  * So the correction only ever removes velocity. */
-static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, uint32_t count,
-                   bool on_floor)
+static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, uint32_t count)
 {
     bp_world *world = ctx->world;
     double up_y = ctx->up_y;
@@ -397,7 +396,7 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
                    {BP_HELD_BY_RIGHT, -1.0, 0.0}};
     for (int p = 0; p < 3; p++) {
         double gap = plane_gap(world, u, planes[p].plane, up_y);
-        if (p == 0 ? !on_floor : gap >= ctx->margin)
+        if (gap >= ctx->margin)
             continue;
         cs.nx[cs.count] = planes[p].nx;
         cs.ny[cs.count] = planes[p].ny;
@@ -529,7 +528,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         bool on_wall = (world->flags[u] & BP_BALL_GROUNDED) != 0;
         if (!on_floor && !on_ball && !on_wall)
             continue;
-        settle(&ctx, u, s->near + lo, hi - lo, on_floor);
+        settle(&ctx, u, s->near + lo, hi - lo);
         supported[u] = 1;
     }
     for (size_t k = 0; k < visits; k++)
