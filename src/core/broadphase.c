@@ -269,6 +269,26 @@ typedef struct pairing_job {
     double margin;
 } pairing_job;
 
+/* Writes the pairs of ball a with the balls items[lo .. hi) closer than
+ * margin to out from count on, and returns the new count. With asleep_mask
+ * BP_BALL_ASLEEP (a sleeps) only those with a ball awake are kept. out needs
+ * room for hi - lo more: each candidate is written, and kept or not without
+ * a branch. */
+static inline size_t pair_run(const bp_world *world, const uint32_t *items, uint32_t lo,
+                              uint32_t hi, uint32_t a, double margin, uint8_t asleep_mask,
+                              bp_pair *out, size_t count)
+{
+    double ax = world->x[a], ay = world->y[a], ra = world->r[a];
+    for (uint32_t u = lo; u < hi; u++) {
+        uint32_t b = items[u];
+        double dx = world->x[b] - ax, dy = world->y[b] - ay;
+        double reach = ra + world->r[b] + margin;
+        out[count] = (bp_pair){a, b};
+        count += (dx * dx + dy * dy < reach * reach) & !(asleep_mask & world->flags[b]);
+    }
+    return count;
+}
+
 /* The pairs of the cells of one strip, rows from the floor up. */
 static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
 {
@@ -303,6 +323,9 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
              * the next row. Cells of a row are consecutive in items, so
              * these are two runs: this cell and the next, and the three. */
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
+            uint32_t first = start[c], last = start[c + 1];
+            if (first == last)
+                continue; /* no ball here: every pair is found from its other cell */
             size_t same_last = cx + 1 < cols ? c + 1 : c;
             size_t next_first = 0, next_last = 0;
             bool same_awake = cell_awake[c] || cell_awake[same_last], next_awake = false;
@@ -318,30 +341,27 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
             uint32_t same_end = start[same_last + 1];
             uint32_t next_begin = next_row ? start[next_first] : 0;
             uint32_t next_end = next_row ? start[next_last + 1] : 0;
-            for (uint32_t s = start[c]; s < start[c + 1]; s++) {
+            for (uint32_t s = first; s < last; s++) {
                 uint32_t a = items[s];
-                uint8_t a_skip = flags[a] & skip;
-                /* near(), with a's side of it read once for all candidates. */
-                double ax = world->x[a], ay = world->y[a], ra = world->r[a];
-                /* Room for every candidate, so that the loops below write
-                 * each one and keep it or not without a branch. */
+                /* Room for every candidate, so that pair_run writes each one
+                 * and keeps it or not without a branch. */
                 size_t most = list->count + (same_end - s) + (next_end - next_begin);
                 if (!bp_reserve((void **)&list->pairs, &list->capacity, most, sizeof(bp_pair)))
                     return false;
-                bp_pair *out = list->pairs;
                 size_t count = list->count;
-                for (int run = 0; run < 2; run++) {
-                    uint32_t lo = run == 0 ? s + 1 : next_begin;
-                    uint32_t hi = run == 0 ? same_end : next_end;
-                    if (a_skip && !(run == 0 ? same_awake : next_awake))
-                        continue;
-                    for (uint32_t u = lo; u < hi; u++) {
-                        uint32_t b = items[u];
-                        double dx = world->x[b] - ax, dy = world->y[b] - ay;
-                        double reach = ra + world->r[b] + margin;
-                        out[count] = (bp_pair){a, b};
-                        count += (dx * dx + dy * dy < reach * reach) & !(a_skip & flags[b]);
-                    }
+                if (!(flags[a] & skip)) {
+                    /* The usual case, a ball awake: every candidate counts. */
+                    count = pair_run(world, items, s + 1, same_end, a, margin, 0, list->pairs,
+                                     count);
+                    count = pair_run(world, items, next_begin, next_end, a, margin, 0,
+                                     list->pairs, count);
+                } else {
+                    if (same_awake)
+                        count = pair_run(world, items, s + 1, same_end, a, margin, skip,
+                                         list->pairs, count);
+                    if (next_awake)
+                        count = pair_run(world, items, next_begin, next_end, a, margin, skip,
+                                         list->pairs, count);
                 }
                 list->count = count;
             }
