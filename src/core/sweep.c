@@ -66,6 +66,8 @@ struct bp_sweep {
     double *block_vbox;   /* the same per block of BP_SWEEP_BLOCK^2 cells */
     int block_cols;
     size_t blocks, blocks_capacity;
+    double *hood_spread2; /* per block: spread_around_blocks */
+    size_t hood_capacity;
     uint32_t query_stamp;
     uint32_t *touched;    /* cells to reset after the step */
     size_t touched_count, touched_capacity;
@@ -91,6 +93,7 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->cell_stamp);
     free(sw->vbox);
     free(sw->block_vbox);
+    free(sw->hood_spread2);
     free(sw->touched);
     free(sw->next);
     free(sw->node_ball);
@@ -553,18 +556,67 @@ static bool calm_around(const bp_sweep *sw, double x, double y, double dx, doubl
     return true;
 }
 
+/* For every block, the squared spread of the velocities in it and in the
+ * eight blocks around it: how far apart (vx, vy) in the box of all nine can
+ * be. Empty boxes add nothing. */
+static bool spread_around_blocks(bp_sweep *sw)
+{
+    if (!bp_reserve((void **)&sw->hood_spread2, &sw->hood_capacity, sw->blocks, sizeof(double)))
+        return false;
+    int cols = sw->block_cols, rows = (int)(sw->blocks / (size_t)cols);
+    for (int by = 0; by < rows; by++)
+        for (int bx = 0; bx < cols; bx++) {
+            double hood[4];
+            vbox_clear(hood);
+            for (int y = by > 0 ? by - 1 : 0; y <= by + 1 && y < rows; y++)
+                for (int x = bx > 0 ? bx - 1 : 0; x <= bx + 1 && x < cols; x++) {
+                    const double *b = block_box(sw, (size_t)x, (size_t)y);
+                    if (b[0] > b[1])
+                        continue;
+                    vbox_add(hood, b[0], b[2]);
+                    vbox_add(hood, b[1], b[3]);
+                }
+            double ex = hood[0] <= hood[1] ? hood[1] - hood[0] : 0.0;
+            double ey = hood[2] <= hood[3] ? hood[3] - hood[2] : 0.0;
+            sw->hood_spread2[(size_t)by * (size_t)cols + (size_t)bx] = ex * ex + ey * ey;
+        }
+    return true;
+}
+
+/* A quick yes for calm_around, for a ball standing at (x, y) among the
+ * blocks it was added to, whose velocity is in their boxes: if its search
+ * stays within its block and the eight around it (the search reaches less
+ * than a block from the ball) and their spread is within slow2, then no
+ * velocity in any of their boxes differs from its own by more, and
+ * calm_around would say yes. false means: ask calm_around. */
+static bool calm_hood(const bp_sweep *sw, double x, double y, double dx, double dy,
+                      double grow_px, double slow2)
+{
+    double block_px = BP_SWEEP_BLOCK * sw->cell;
+    /* calm_around takes only short paths */
+    if (dx * dx + dy * dy > 4.0 * sw->cell * sw->cell || fabs(dx) + grow_px >= block_px ||
+        fabs(dy) + grow_px >= block_px)
+        return false;
+    double inv = 1.0 / sw->cell;
+    size_t bx = (size_t)cell_of(x, inv, sw->cols) / BP_SWEEP_BLOCK;
+    size_t by = (size_t)cell_of(y, inv, sw->rows) / BP_SWEEP_BLOCK;
+    return sw->hood_spread2[by * (size_t)sw->block_cols + bx] <= slow2;
+}
+
 /* Adds ball j's velocity to the blocks it may stand in during the step:
  * along its path if it is queued (still at the step's start), else where
  * it stands. */
-static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j)
+static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j, double inv)
 {
     double vx = world->vx[j], vy = world->vy[j];
-    double dx = 0.0, dy = 0.0;
-    if (state_of(sw, j) & IN_QUEUE) {
-        dx = vx * sw->dt;
-        dy = vy * sw->dt;
+    if (!(state_of(sw, j) & IN_QUEUE)) {
+        /* Most balls, sleepers and all: one block. */
+        size_t bx = (size_t)cell_of(world->x[j], inv, sw->cols) / BP_SWEEP_BLOCK;
+        size_t by = (size_t)cell_of(world->y[j], inv, sw->rows) / BP_SWEEP_BLOCK;
+        vbox_add(block_box(sw, bx, by), vx, vy);
+        return;
     }
-    double inv = 1.0 / sw->cell;
+    double dx = vx * sw->dt, dy = vy * sw->dt;
     int x0 = cell_of(dx < 0.0 ? world->x[j] + dx : world->x[j], inv, sw->cols);
     int x1 = cell_of(dx < 0.0 ? world->x[j] : world->x[j] + dx, inv, sw->cols);
     int y0 = cell_of(dy < 0.0 ? world->y[j] + dy : world->y[j], inv, sw->rows);
@@ -581,16 +633,21 @@ static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j)
  * along their paths was most of the sweep's cost while a big pit landed. */
 static void drop_calm(bp_sweep *sw, bp_world *world)
 {
+    double inv = 1.0 / sw->cell;
     for (size_t j = 0; j < world->count; j++)
-        add_to_blocks(sw, world, j);
+        add_to_blocks(sw, world, j, inv);
+    /* Out of memory, every ball asks calm_around. */
+    bool hoods = spread_around_blocks(sw);
     size_t kept = 0;
     for (size_t k = 0; k < sw->queue_count; k++) {
         size_t f = sw->queue[k];
+        double x = world->x[f], y = world->y[f];
         double dx = world->vx[f] * sw->dt, dy = world->vy[f] * sw->dt;
         double slow = BP_FAST_FRACTION * world->r[f] / sw->dt;
-        if (bp_arena_path_open(world, world->x[f], world->y[f], dx, dy, world->r[f]) &&
-            calm_around(sw, world->x[f], world->y[f], dx, dy, world->r[f] + sw->reach,
-                        world->vx[f], world->vy[f], slow * slow)) {
+        double grow_px = world->r[f] + sw->reach;
+        if (bp_arena_path_open(world, x, y, dx, dy, world->r[f]) &&
+            ((hoods && calm_hood(sw, x, y, dx, dy, grow_px, slow * slow)) ||
+             calm_around(sw, x, y, dx, dy, grow_px, world->vx[f], world->vy[f], slow * slow))) {
             bp_arena_move_open(world, f, sw->dt);
             touch(sw, f, 1.0);
             sw->state[f] = 0;
