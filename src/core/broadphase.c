@@ -95,8 +95,10 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
     bp->marked_cells[bp->marked_count++] = cell;
     int row = (int)(cell / (uint32_t)bp->cols), cx = (int)(cell % (uint32_t)bp->cols);
     uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
-    for (int x = cx > 0 ? cx - 1 : cx; x <= cx + 1 && x < bp->cols; x++)
-        strips_of_row[x / BP_STRIP_COLS] = 1;
+    /* The columns either side span at most two strips, cx's among them. */
+    int left = cx > 0 ? cx - 1 : cx, right = cx + 1 < bp->cols ? cx + 1 : cx;
+    strips_of_row[left / BP_STRIP_COLS] = 1;
+    strips_of_row[right / BP_STRIP_COLS] = 1;
 }
 
 /* Whether the last sort still holds: the same balls at the same indices,
@@ -289,6 +291,15 @@ static inline size_t pair_run(const bp_world *world, const uint32_t *items, uint
     return count;
 }
 
+/* Whether a cell in [first, last] holds a ball awake. */
+static inline bool any_awake(const uint8_t *cell_awake, size_t first, size_t last)
+{
+    for (size_t c = first; c <= last; c++)
+        if (cell_awake[c])
+            return true;
+    return false;
+}
+
 /* The pairs of the cells of one strip, rows from the floor up. */
 static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
 {
@@ -328,16 +339,20 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
                 continue; /* no ball here: every pair is found from its other cell */
             size_t same_last = cx + 1 < cols ? c + 1 : c;
             size_t next_first = 0, next_last = 0;
-            bool same_awake = cell_awake[c] || cell_awake[same_last], next_awake = false;
+            bool same_awake = cell_awake[c] || cell_awake[same_last];
             if (next_row) {
                 size_t row_first = (size_t)ny * (size_t)cols;
                 next_first = row_first + (size_t)(cx > 0 ? cx - 1 : cx);
                 next_last = row_first + (size_t)(cx + 1 < cols ? cx + 1 : cx);
-                for (size_t d = next_first; d <= next_last; d++)
-                    next_awake |= cell_awake[d];
             }
-            if (skip && !same_awake && !next_awake)
-                continue; /* a block of sleepers */
+            /* Whether the next row's three cells hold a ball awake: asked
+             * only for a sleeper here (-1 until then). */
+            int next_awake = -1;
+            if (skip && !same_awake) {
+                next_awake = next_row && any_awake(cell_awake, next_first, next_last);
+                if (!next_awake)
+                    continue; /* a block of sleepers */
+            }
             uint32_t same_end = start[same_last + 1];
             uint32_t next_begin = next_row ? start[next_first] : 0;
             uint32_t next_end = next_row ? start[next_last + 1] : 0;
@@ -359,6 +374,8 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
                     if (same_awake)
                         count = pair_run(world, items, s + 1, same_end, a, margin, skip,
                                          list->pairs, count);
+                    if (next_awake < 0)
+                        next_awake = next_row && any_awake(cell_awake, next_first, next_last);
                     if (next_awake)
                         count = pair_run(world, items, next_begin, next_end, a, margin, skip,
                                          list->pairs, count);
