@@ -115,6 +115,15 @@ static size_t list_visits(bp_support *s, const bp_world *world, const bp_pair *p
     return count;
 }
 
+/* The height bin of ball i: bins of bin px from the floor up, the lowest
+ * and highest taking whatever lies beyond. */
+static inline size_t bin_of(const bp_world *world, size_t i, double up_y, double inv_bin,
+                            size_t bins)
+{
+    double h = height_of(world, i, up_y) * inv_bin;
+    return h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
+}
+
 /* Counting sort by height of the visited balls into order. */
 static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, double up_y,
                            double bin, size_t bins)
@@ -125,8 +134,7 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
     double inv_bin = 1.0 / bin;
     /* first[] is free until the neighbour lists are built: it holds bins. */
     for (size_t k = 0; k < visits; k++) {
-        double h = height_of(world, s->visited[k], up_y) * inv_bin;
-        size_t b = h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
+        size_t b = bin_of(world, s->visited[k], up_y, inv_bin, bins);
         s->first[k] = (uint32_t)b;
         start[b + 1]++;
     }
@@ -493,15 +501,27 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         return false;
     }
     uint8_t *supported = s->supported;
+    /* The highest ball that is or may be supported: so far, a ball on the
+     * floor or one supported from the start (held or asleep) or on a wall. */
+    double top = world->r_max + margin;
     for (size_t k = 0; k < visits; k++) {
         uint32_t i = s->visited[k];
         supported[i] = (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP)) != 0;
+        if (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP | BP_BALL_GROUNDED))
+            top = bp_max(top, height_of(world, i, up_y));
     }
+    /* How far above its supporter a supported ball can stand. */
+    double reach = 2.0 * world->r_max + margin, inv_bin = 1.0 / bin;
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
     for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
+        /* Its bin, and every ball's after it, lies out of reach of
+         * everything supported: nothing more will be. In a falling crowd,
+         * most of it. */
+        if ((double)bin_of(world, u, up_y, inv_bin, bins) * bin > top + reach)
+            break;
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
         if (world->flags[u] & BP_BALL_ASLEEP) {
             /* A sleeper does not move, but it must not hang in the air once
@@ -530,6 +550,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
             continue;
         settle(&ctx, u, s->near + lo, hi - lo);
         supported[u] = 1;
+        top = bp_max(top, height_of(world, u, up_y));
     }
     for (size_t k = 0; k < visits; k++)
         s->in_visit[s->visited[k]] = 0;
