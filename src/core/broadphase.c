@@ -336,7 +336,7 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
             size_t c = (size_t)cy * (size_t)cols + (size_t)cx;
             uint32_t first = start[c], last = start[c + 1];
             if (first == last)
-                continue; /* no ball here: every pair is found from its other cell */
+                continue; /* no ball here, so no pair to list from here */
             size_t same_last = cx + 1 < cols ? c + 1 : c;
             size_t next_first = 0, next_last = 0;
             bool same_awake = cell_awake[c] || cell_awake[same_last];

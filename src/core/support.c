@@ -501,8 +501,9 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         return false;
     }
     uint8_t *supported = s->supported;
-    /* The highest ball that is or may be supported: so far, a ball on the
-     * floor or one supported from the start (held or asleep) or on a wall. */
+    /* The height of the highest ball that is or may be supported: so far,
+     * a ball on the floor, or one supported from the start (held or asleep)
+     * or on a wall. */
     double top = world->r_max + margin;
     for (size_t k = 0; k < visits; k++) {
         uint32_t i = s->visited[k];
@@ -510,17 +511,20 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         if (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP | BP_BALL_GROUNDED))
             top = bp_max(top, height_of(world, i, up_y));
     }
-    /* How far above its supporter a supported ball can stand. */
-    double reach = 2.0 * world->r_max + margin, inv_bin = 1.0 / bin;
+    /* How far above its supporter a supported ball can stand (and a bin
+     * more, against rounding). */
+    double max_rise = 2.0 * world->r_max + margin + bin, inv_bin = 1.0 / bin;
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
     for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
         /* Its bin, and every ball's after it, lies out of reach of
-         * everything supported: nothing more will be. In a falling crowd,
-         * most of it. */
-        if ((double)bin_of(world, u, up_y, inv_bin, bins) * bin > top + reach)
+         * everything supported: nothing more will be. In a falling crowd
+         * that is most of the visits. (top holds every sleeper, held and
+         * wall-borne ball; settling lowers a ball only when a higher
+         * settled one pushes it, and that one's height is in top.) */
+        if ((double)bin_of(world, u, up_y, inv_bin, bins) * bin > top + max_rise)
             break;
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
         if (world->flags[u] & BP_BALL_ASLEEP) {

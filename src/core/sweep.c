@@ -594,8 +594,9 @@ static bool calm_hood(const bp_sweep *sw, double x, double y, double dx, double 
 {
     double block_px = BP_SWEEP_BLOCK * sw->cell;
     /* calm_around takes only short paths. With today's layout (a path of
-     * at most 2 cells, a reach of at most 1.75) the search always stays
-     * within the block around; the test keeps that true if it changes. */
+     * at most 2 cells, a reach of at most 1.75 cells) the search always
+     * stays within the blocks around; the test keeps that true if the
+     * layout changes. */
     if (dx * dx + dy * dy > 4.0 * sw->cell * sw->cell || fabs(dx) + grow_px >= block_px ||
         fabs(dy) + grow_px >= block_px)
         return false;
