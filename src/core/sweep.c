@@ -390,8 +390,33 @@ static void visit_check(bp_sweep *sw, size_t c, void *ctx)
  * grid. */
 static void fill(bp_sweep *sw, const bp_world *world)
 {
+    /* The box of the marked cells, a cell wider each way against rounding:
+     * a ball outside it stands in no marked cell. A few fast balls in a big
+     * world that rests mark a few cells, and most balls are then passed
+     * over with four comparisons. */
+    int x0 = sw->cols, x1 = -1, y0 = sw->rows, y1 = -1;
+    for (size_t k = 0; k < sw->touched_count; k++) {
+        size_t c = sw->touched[k];
+        if (!sw->mark[c])
+            continue;
+        int gx = (int)(c % (size_t)sw->cols), gy = (int)(c / (size_t)sw->cols);
+        x0 = gx < x0 ? gx : x0;
+        x1 = gx > x1 ? gx : x1;
+        y0 = gy < y0 ? gy : y0;
+        y1 = gy > y1 ? gy : y1;
+    }
+    if (x1 < 0)
+        return;
+    /* Edge cells also hold whatever lies beyond the arena's sides. */
+    double lo_x = x0 > 0 ? (x0 - 1) * sw->cell : -INFINITY;
+    double hi_x = x1 < sw->cols - 1 ? (x1 + 2) * sw->cell : INFINITY;
+    double lo_y = y0 > 0 ? (y0 - 1) * sw->cell : -INFINITY;
+    double hi_y = y1 < sw->rows - 1 ? (y1 + 2) * sw->cell : INFINITY;
     double inv = 1.0 / sw->cell;
     for (size_t j = 0; j < world->count; j++) {
+        double x = world->x[j], y = world->y[j];
+        if (x < lo_x || x >= hi_x || y < lo_y || y >= hi_y)
+            continue;
         size_t c = (size_t)cell_of(world->y[j], inv, sw->rows) * (size_t)sw->cols +
                    (size_t)cell_of(world->x[j], inv, sw->cols);
         if (!sw->mark[c] || (state_of(sw, j) & IN_GRID))
