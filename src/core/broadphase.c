@@ -23,6 +23,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->ball_cell);
     free(bp->cell_awake);
     free(bp->strip_row_awake);
+    free(bp->strip_awake);
     free(bp->woken_mark);
     free(bp->marked_cells);
     free(bp->pairs);
@@ -74,6 +75,8 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
                       sizeof(uint32_t)) &&
            bp_reserve((void **)&bp->cell_awake, &bp->cell_awake_capacity, cells + 1,
                       sizeof(uint8_t)) &&
+           bp_reserve((void **)&bp->strip_awake, &bp->strip_awake_capacity,
+                      (size_t)strip_count(bp) + 1, sizeof(uint8_t)) &&
            bp_reserve((void **)&bp->strip_row_awake, &bp->strip_row_awake_capacity,
                       strip_rows(bp) + 1, sizeof(uint8_t));
 }
@@ -99,6 +102,8 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
     int left = cx > 0 ? cx - 1 : cx, right = cx + 1 < bp->cols ? cx + 1 : cx;
     strips_of_row[left / BP_STRIP_COLS] = 1;
     strips_of_row[right / BP_STRIP_COLS] = 1;
+    bp->strip_awake[left / BP_STRIP_COLS] = 1;
+    bp->strip_awake[right / BP_STRIP_COLS] = 1;
 }
 
 /* Balls that may change cell between two sorts and still be moved one by
@@ -194,6 +199,7 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
         bp->cell_awake[bp->marked_cells[k]] = 0;
     bp->marked_count = 0;
     memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
+    memset(bp->strip_awake, 0, (size_t)strip_count(bp) + 1);
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
         mark_awake(bp, bp->ball_cell[i]);
     return true;
@@ -214,6 +220,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     memset(start, 0, (cells + 1) * sizeof *start);
     memset(bp->cell_awake, 0, cells + 1);
     memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
+    memset(bp->strip_awake, 0, (size_t)strip_count(bp) + 1);
     bp->marked_count = 0;
     double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < n; i++) {
@@ -386,6 +393,9 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
      * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
     const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
     list->count = 0;
+    /* A strip of sleepers only: every row below would be passed over. */
+    if (skip && !bp->strip_awake[strip])
+        return true;
     for (int k = 0; k < rows; k++) {
         int cy = first_row + k * ahead;
         int ny = cy + ahead;

@@ -35,7 +35,8 @@ typedef struct bp_broadphase {
     double sorted_cell;
     uint8_t *woken_mark;      /* per ball, while adding woken balls' pairs */
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
-    size_t strip_row_awake_capacity, woken_mark_capacity;
+    uint8_t *strip_awake;     /* per strip: some row of it is marked in strip_row_awake */
+    size_t strip_row_awake_capacity, woken_mark_capacity, strip_awake_capacity;
 
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
      * nothing to do between them, and a settled pile then costs the pairing
