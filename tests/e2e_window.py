@@ -275,7 +275,8 @@ def rest_scenario(display):
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         check(status == 0 and win is not None and cpu < 0.3 * wall,
               "a window on a world at rest is not redrawn over and over: %.2f s of CPU in "
-              "%.2f s" % (cpu, wall), err)
+              "%.2f s" % (cpu, wall),
+              "exit status %s, window %s\n%s" % (status, "found" if win else "not found", err))
 
 
 if __name__ == "__main__":
