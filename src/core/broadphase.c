@@ -99,11 +99,10 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
     int row = (int)(cell / (uint32_t)bp->cols), cx = (int)(cell % (uint32_t)bp->cols);
     uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
     /* The columns either side span at most two strips, cx's among them. */
-    int left = cx > 0 ? cx - 1 : cx, right = cx + 1 < bp->cols ? cx + 1 : cx;
-    strips_of_row[left / BP_STRIP_COLS] = 1;
-    strips_of_row[right / BP_STRIP_COLS] = 1;
-    bp->strip_awake[left / BP_STRIP_COLS] = 1;
-    bp->strip_awake[right / BP_STRIP_COLS] = 1;
+    int left = (cx > 0 ? cx - 1 : cx) / BP_STRIP_COLS;
+    int right = (cx + 1 < bp->cols ? cx + 1 : cx) / BP_STRIP_COLS;
+    strips_of_row[left] = strips_of_row[right] = 1;
+    bp->strip_awake[left] = bp->strip_awake[right] = 1;
 }
 
 /* Balls that may change cell between two sorts and still be moved one by
@@ -118,6 +117,26 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
 typedef struct cell_move {
     uint32_t ball, from;
 } cell_move;
+
+/* The balls to move over one by one, and the cells they cross. */
+typedef struct move_plan {
+    cell_move moves[BP_SORT_MAX_MOVES];
+    size_t count, crossed, budget;
+} move_plan;
+
+/* Plans ball i's move from its sorted cell to cell now, and files now as
+ * its cell, so that it is not found again; false when the plan is full
+ * (the sort then makes every ball's cell again). */
+static bool plan_move(move_plan *plan, bp_broadphase *bp, uint32_t i, uint32_t now)
+{
+    uint32_t was = bp->ball_cell[i];
+    plan->crossed += now > was ? now - was : was - now;
+    if (plan->count == BP_SORT_MAX_MOVES || plan->crossed > plan->budget)
+        return false;
+    plan->moves[plan->count++] = (cell_move){i, was};
+    bp->ball_cell[i] = now;
+    return true;
+}
 
 /* Moves ball m.ball from cell m.from to cell ball_cell[m.ball] in items,
  * where a counting sort would put it: among that cell's balls in order of
@@ -163,38 +182,23 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
         bp->sorted_cell != bp->cell)
         return false;
     double inv_cell = 1.0 / bp->cell;
-    cell_move moves[BP_SORT_MAX_MOVES];
-    size_t move_count = 0, crossed = 0, budget = n / 4;
-    /* ball_cell takes each mover's new cell at once, so that the loop over
-     * the balls awake does not find it again. Too many movers: the
-     * ball_cell of the whole world is made again by the sort. */
+    move_plan plan = {.budget = n / 4};
     for (size_t k = 0; k < bp->marked_count; k++) {
         uint32_t c = bp->marked_cells[k];
         for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
             uint32_t i = bp->items[s];
             uint32_t now = cell_of(bp, inv_cell, world->x[i], world->y[i]);
-            if (now == c)
-                continue;
-            crossed += now > c ? now - c : c - now;
-            if (move_count == BP_SORT_MAX_MOVES || crossed > budget)
+            if (now != c && !plan_move(&plan, bp, i, now))
                 return false;
-            moves[move_count++] = (cell_move){i, c};
-            bp->ball_cell[i] = now;
         }
     }
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
         uint32_t now = cell_of(bp, inv_cell, world->x[i], world->y[i]);
-        if (now == bp->ball_cell[i])
-            continue;
-        uint32_t was = bp->ball_cell[i];
-        crossed += now > was ? now - was : was - now;
-        if (move_count == BP_SORT_MAX_MOVES || crossed > budget)
+        if (now != bp->ball_cell[i] && !plan_move(&plan, bp, (uint32_t)i, now))
             return false;
-        moves[move_count++] = (cell_move){(uint32_t)i, was};
-        bp->ball_cell[i] = now;
     }
-    for (size_t k = 0; k < move_count; k++)
-        move_to_cell(bp, moves[k]);
+    for (size_t k = 0; k < plan.count; k++)
+        move_to_cell(bp, plan.moves[k]);
     for (size_t k = 0; k < bp->marked_count; k++)
         bp->cell_awake[bp->marked_cells[k]] = 0;
     bp->marked_count = 0;
