@@ -787,7 +787,8 @@ void bp_solver_end_step(bp_world *world)
     if (!solver->supported_valid || world->params.gravity == 0.0)
         return;
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
-    bp_sleep_update(world, solver->support.supported, solver->start_x, solver->start_y, &rules);
+    bp_sleep_update(world, solver->support.supported, solver->broadphase.pairs,
+                    solver->broadphase.pair_count, solver->start_x, solver->start_y, &rules);
 }
 
 double bp_solver_max_overlap(const bp_world *world)
