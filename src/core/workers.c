@@ -10,14 +10,29 @@ struct bp_workers {
     pthread_mutex_t lock;
     pthread_cond_t start;
     pthread_cond_t done;
-    unsigned long generation; /* bumped for each job */
-    int busy;                 /* helpers that took up the current job */
-    bool quit;
+    /* Changed under lock only; atomic so that waiting can spin outside it. */
+    atomic_ulong generation; /* bumped for each job */
+    atomic_int busy;         /* helpers that took up the current job */
+    atomic_bool quit;
     bp_job job;
     void *context;
     int pieces;
     atomic_int next_piece;    /* the next piece nobody has taken yet */
 };
+
+/* How long a thread spins for the next job, or for a helper's last piece,
+ * before it sleeps: a step hands out dozens of jobs a few microseconds
+ * apart, and waking a sleeping thread costs a system call on each side and
+ * tens of microseconds before it runs. Bounded, so that a helper left
+ * without work (the serial parts of the step) soon gives its core back. */
+#define BP_WORKERS_SPINS 2000
+
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 
 /* Takes pieces until none is left. */
 static void work_through(bp_workers *pool, bp_job job, void *context, int pieces)
@@ -36,6 +51,14 @@ static void *helper_main(void *arg)
     unsigned long seen = 0;
     pthread_mutex_lock(&pool->lock);
     for (;;) {
+        if (!pool->quit && pool->generation == seen) {
+            pthread_mutex_unlock(&pool->lock);
+            for (int spin = 0; spin < BP_WORKERS_SPINS && !atomic_load(&pool->quit) &&
+                               atomic_load(&pool->generation) == seen;
+                 spin++)
+                spin_pause();
+            pthread_mutex_lock(&pool->lock);
+        }
         while (!pool->quit && pool->generation == seen)
             pthread_cond_wait(&pool->start, &pool->lock);
         if (pool->quit)
@@ -123,6 +146,8 @@ void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
     work_through(pool, job, context, pieces);
+    for (int spin = 0; spin < BP_WORKERS_SPINS && atomic_load(&pool->busy) > 0; spin++)
+        spin_pause();
     pthread_mutex_lock(&pool->lock);
     while (pool->busy > 0)
         pthread_cond_wait(&pool->done, &pool->lock);
