@@ -686,7 +686,7 @@ static bool all_asleep(const bp_world *world)
     return bp_world_next_awake(world, 0) == world->count;
 }
 
-bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
+bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
 {
     bp_solver *solver = world->solver;
     bp_broadphase *bp = &solver->broadphase;
@@ -745,11 +745,13 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up)
         if (!bp_support_pass(&solver->support, world, bp, r_min))
             return false;
         contain_all(solver, world, rest_speed);
-        for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
-            relax_pass(solver, world, rest_speed, pass % 2 == 1);
-        if (clean_up && (!find_missed_pairs(solver, world, list_margin) ||
-                         !cleanup_overlaps(solver, world, rest_speed, rules.wake_overlap)))
-            return false;
+        if (last_substep) {
+            for (int pass = 0; pass < BP_SOLVER_POST_PASSES; pass++)
+                relax_pass(solver, world, rest_speed, pass % 2 == 1);
+            if (!find_missed_pairs(solver, world, list_margin) ||
+                !cleanup_overlaps(solver, world, rest_speed, rules.wake_overlap))
+                return false;
+        }
         solver->supported_valid = true;
     }
     return true;

@@ -12,11 +12,12 @@ bp_solver *bp_solver_create(void);
 void bp_solver_destroy(bp_solver *solver);
 
 /* Separates overlapping balls and exchanges their normal velocities. Balls
- * must already have moved for this step. clean_up: also take out the last
- * overlaps (the position-only clean-up passes), which only the state the
- * step ends in needs: the last of its substeps. false on allocation
- * failure. */
-bool bp_solver_resolve(bp_world *world, double rest_speed, bool clean_up);
+ * must already have moved for this step. last_substep: the state the step
+ * ends in, which alone gets the passes that only finish what the next
+ * substep's passes would take up anyway (the relaxation passes after the
+ * supported pass, and the clean-up of the last overlaps). false on
+ * allocation failure. */
+bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep);
 
 /* Around the substeps of one step: the first remembers where the balls
  * start (false on allocation failure); the last counts the balls that rested
