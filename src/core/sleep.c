@@ -131,9 +131,12 @@ static void hold_back_jammed(bp_world *world, const bp_pair *pairs, size_t pair_
                              const bp_sleep_rules *rules)
 {
     uint16_t ready_calm = rules->calm_steps, waiting_calm = (uint16_t)(ready_calm + 1);
-    for (bool changed = true; changed;) {
+    /* Waiting spreads along chains of jammed balls; the pairs come in rows,
+     * so walking them both ways in turn follows a chain either way. */
+    for (bool changed = true, backwards = false; changed; backwards = !backwards) {
         changed = false;
-        for (size_t k = 0; k < pair_count; k++) {
+        for (size_t step = 0; step < pair_count; step++) {
+            size_t k = backwards ? pair_count - 1 - step : step;
             uint32_t a = pairs[k].a, b = pairs[k].b;
             uint16_t ca = world->calm[a], cb = world->calm[b];
             bool free_a = ca == ready_calm, free_b = cb == ready_calm; /* ready, not waiting */
