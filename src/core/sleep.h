@@ -33,9 +33,9 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
  * the supported pass left it; start_x/start_y where each ball began the
  * step) and puts the ones calm for long enough to sleep, except those
  * jammed into a calm ball awake that is not ready yet (pairs: the step's
- * candidate contacts; see sleep.c). A ball put to sleep gets its start set to where it sleeps: a
- * sleeper stays put, so its start then holds until it wakes, and no step
- * needs to copy it. */
+ * candidate contacts; see sleep.c). A ball put to sleep gets its start set
+ * to where it sleeps: a sleeper stays put, so its start then holds until
+ * it wakes, and no step needs to copy it. */
 void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_pair *pairs,
                      size_t pair_count, double *start_x, double *start_y,
                      const bp_sleep_rules *rules);
