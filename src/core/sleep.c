@@ -108,7 +108,9 @@ static inline bool jammed(const bp_world *world, uint32_t a, uint32_t b,
     double smaller = ra < rb ? ra : rb;
     double jam = reach - BP_SLEEP_JAM_OVER_R * smaller;
     double wake = reach - (rules->wake_overlap + BP_SLEEP_OVERLAP_OVER_R * smaller);
-    return d2 < jam * jam && !(d2 < wake * wake);
+    /* Small balls at a low rate: a step's fall is deeper than the balls
+     * are wide, and no overlap would wake a sleeper. */
+    return d2 < jam * jam && !(wake > 0.0 && d2 < wake * wake);
 }
 
 /* A ready ball waits while it is jammed into a ball awake that is calm but
@@ -176,7 +178,10 @@ void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_pair *p
     }
     if (ready_count == 0)
         return;
-    hold_back_jammed(world, pairs, pair_count, rules);
+    /* With one calm step to sleep, no ball is calm and not ready: none has
+     * one to wait for. */
+    if (rules->calm_steps > 1)
+        hold_back_jammed(world, pairs, pair_count, rules);
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1)) {
         if (!ready(world, i, rules))

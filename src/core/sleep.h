@@ -14,7 +14,7 @@
 /* Speeds (px/s) and times of sleeping for a world's parameters. */
 typedef struct bp_sleep_rules {
     double sleep_speed;    /* a supported ball slower than this is calm */
-    uint16_t calm_steps;   /* calm this many steps in a row: it sleeps */
+    uint16_t calm_steps;   /* calm this many steps in a row: it is ready to sleep */
     double wake_speed;     /* a ball approaching a sleeper faster wakes it */
     double wake_overlap;   /* ... and so does one pressed deeper into it, px */
 } bp_sleep_rules;

@@ -8,7 +8,8 @@
  * crowds. The arena's sides are contacts too, applied after each pass.
  *
  * A deep pile then needs the supported pass (support.c) to stand firm, and
- * a couple more relaxation passes afterwards for the balls still moving.
+ * a relaxation pass afterwards for the balls still moving (in a step's last
+ * substep: the next substep's passes do that job otherwise).
  * Balls that have rested a while sleep (sleep.c): pairs of two sleepers are
  * left out of the passes. Last, position-only clean-up passes take out the
  * few overlaps left where chains of balls wedge (cleanup_overlaps), with the
@@ -37,8 +38,9 @@
 
 /* Relaxation passes per step. */
 #define BP_SOLVER_PASSES 3
-/* Relaxation passes after the supported pass: it settles the pile, these
- * then take up the overlaps it leaves among balls still on the move. */
+/* Relaxation passes after the supported pass, in a step's last substep: it
+ * settles the pile, these then take up the overlaps it leaves among balls
+ * still on the move. */
 #define BP_SOLVER_POST_PASSES 1
 /* Pairs closer than this (px) also count as touching, so that a resting
  * contact separated by rounding is still seen. */

@@ -44,7 +44,8 @@ typedef struct bp_world {
     double *inv_mass;/* 1/mass; 0 while held */
     uint32_t *id;    /* stable id */
     uint8_t *flags;  /* BP_BALL_* */
-    uint16_t *calm;  /* steps in a row the ball has rested (see sleep.h) */
+    uint16_t *calm;  /* steps in a row the ball has rested, up to the
+                        sleep rules' count; 0 while asleep (see sleep.c) */
     double r_min, r_max; /* smallest and largest radius (INFINITY and 0 with no balls) */
 
     int32_t *index_of_id; /* id -> index, -1 once removed */
