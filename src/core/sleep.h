@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "broadphase.h"
+#include "support.h"
 #include "world.h"
 
 /* Speeds (px/s) and times of sleeping for a world's parameters. */
@@ -32,12 +33,12 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
 /* After the step: counts the calm steps of supported balls (supported[i] as
  * the supported pass left it; start_x/start_y where each ball began the
  * step) and puts the ones calm for long enough to sleep, except those
- * jammed into a calm ball awake that is not ready yet (pairs: the step's
- * candidate contacts; see sleep.c). A ball put to sleep gets its start set
- * to where it sleeps: a sleeper stays put, so its start then holds until
- * it wakes, and no step needs to copy it. */
-void bp_sleep_update(bp_world *world, const uint8_t *supported, const bp_pair *pairs,
-                     size_t pair_count, double *start_x, double *start_y,
-                     const bp_sleep_rules *rules);
+ * jammed into a calm ball awake that is not ready yet (support: the step's
+ * last supported pass, whose lists of touching balls it reads; see
+ * sleep.c). A ball put to sleep gets its start set to where it sleeps: a
+ * sleeper stays put, so its start then holds until it wakes, and no step
+ * needs to copy it. scratch: room for every ball. */
+void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x,
+                     double *start_y, const bp_sleep_rules *rules, uint32_t *scratch);
 
 #endif

@@ -96,7 +96,8 @@ struct bp_solver {
     size_t moved_lists;
     uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
     size_t side_count, side_capacity;
-    uint32_t *woken;        /* the sleepers woken on contact this step */
+    uint32_t *woken;        /* the sleepers woken on contact this step; then
+                               the balls ready to sleep (bp_sleep_update) */
     size_t woken_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
     /* Where each ball was, and its flags, when the pairs were listed; and
@@ -790,9 +791,13 @@ void bp_solver_end_step(bp_world *world)
     bp_solver *solver = world->solver;
     if (!solver->supported_valid || world->params.gravity == 0.0)
         return;
+    /* Out of memory, no ball falls asleep this step: it waits a step. */
+    if (!bp_reserve((void **)&solver->woken, &solver->woken_capacity, world->count + 1,
+                    sizeof(uint32_t)))
+        return;
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
-    bp_sleep_update(world, solver->support.supported, solver->broadphase.pairs,
-                    solver->broadphase.pair_count, solver->start_x, solver->start_y, &rules);
+    bp_sleep_update(world, &solver->support, solver->start_x, solver->start_y, &rules,
+                    solver->woken);
 }
 
 double bp_solver_max_overlap(const bp_world *world)

@@ -47,8 +47,6 @@
 /* Velocity constraints per ball at most (the floor, a side and its settled
  * neighbours). */
 #define BP_SUPPORT_MAX_CONSTRAINTS 6
-/* Flag in a neighbour entry: the neighbour is a supporter. */
-#define BP_SUPPORTER_BIT 0x80000000u
 
 void bp_support_free(bp_support *s)
 {
@@ -78,6 +76,9 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
             !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)))
             return false;
         memset(s->in_visit + had, 0, c[2] - had);
+        /* bp_support_touching tells visited balls by their slot. */
+        for (size_t k = had; k < c[1]; k++)
+            s->slot[k] = UINT32_MAX;
         s->ball_capacity = c[0];
     }
     return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
@@ -471,6 +472,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     const bp_pair *pairs = bp->pairs;
     size_t pair_count = bp->pair_count;
     size_t n = world->count;
+    s->visits = 0;
     if (n == 0 || world->params.gravity == 0.0)
         return true;
     double up_y = world->params.gravity > 0.0 ? -1.0 : 1.0;
@@ -492,8 +494,10 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         s->anchor[k] = UINT32_MAX;
 
     size_t visits = list_visits(s, world, pairs, pair_count);
+    s->visits = 0; /* until the neighbour lists are made */
     sort_by_height(s, world, visits, up_y, bin, bins);
     uint32_t longest = build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
+    s->visits = visits;
     if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
                     sizeof(uint32_t))) {
         for (size_t k = 0; k < visits; k++)
@@ -559,4 +563,15 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     for (size_t k = 0; k < visits; k++)
         s->in_visit[s->visited[k]] = 0;
     return true;
+}
+
+const uint32_t *bp_support_touching(const bp_support *s, uint32_t i, uint32_t *count)
+{
+    uint32_t k = i < s->ball_capacity ? s->slot[i] : UINT32_MAX;
+    if (k >= s->visits || s->visited[k] != i) {
+        *count = 0;
+        return NULL;
+    }
+    *count = s->first[k + 1] - s->first[k];
+    return s->near + s->first[k];
 }

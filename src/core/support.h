@@ -29,7 +29,11 @@ typedef struct bp_support {
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
                                lost_support found it (UINT32_MAX: none yet) */
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
+    size_t visits;          /* how many balls the last pass visited */
 } bp_support;
+
+/* Flag in an entry of near: the neighbour is a supporter. */
+#define BP_SUPPORTER_BIT 0x80000000u
 
 void bp_support_free(bp_support *support);
 
@@ -40,5 +44,11 @@ void bp_support_free(bp_support *support);
  * allocation failure. */
 bool bp_support_pass(bp_support *support, bp_world *world, const bp_broadphase *bp,
                      double r_min);
+
+/* The balls that touched ball i (within the pass's margin, as the last pass
+ * found them; entries may carry BP_SUPPORTER_BIT), and how many in *count:
+ * none for a ball the last pass did not visit. Every ball awake during the
+ * pass was visited. Valid until the next pass or a reorder of the balls. */
+const uint32_t *bp_support_touching(const bp_support *support, uint32_t i, uint32_t *count);
 
 #endif
