@@ -113,7 +113,7 @@ static inline bool jammed(const bp_world *world, uint32_t a, uint32_t b,
  * sleeper alone, pressed deep enough into it or the pocket to wake it, and
  * so on (piles of 2,000 balls of radius 4-8 at 120 Hz: in 10 seeds of 120,
  * two to five balls trembled by up to 0.2 px in a cycle of six steps after
- * 25 s, and in 2 of 30 piles of 1,000 at 240 Hz; waiting, 1 and 0). Asleep
+ * 25 s, and in 2 of 30 piles of 1,000 at 240 Hz; now in none of either). Asleep
  * together, they are no pair any pass looks at, and their overlap is no
  * deeper than one a sleeper bears from a ball awake. The overlap has to be
  * deeper than BP_SLEEP_JAM_OVER_R: every ball in a pile touches others, and
@@ -154,13 +154,12 @@ static void hold_back_jammed(bp_world *world, const bp_support *support,
 }
 
 void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x,
-                     double *start_y, const bp_sleep_rules *rules, uint32_t *scratch)
+                     double *start_y, const bp_sleep_rules *rules, uint32_t *ready)
 {
     const uint8_t *supported = support->supported;
     double limit2 = rules->sleep_speed * rules->sleep_speed;
     double dt = 1.0 / world->params.hz;
     double travel2 = limit2 * dt * dt;
-    uint32_t *ready = scratch;
     size_t ready_count = 0;
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1)) {

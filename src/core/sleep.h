@@ -37,8 +37,8 @@ size_t bp_sleep_wake_on_contact(bp_world *world, const bp_pair *pairs, size_t pa
  * last supported pass, whose lists of touching balls it reads; see
  * sleep.c). A ball put to sleep gets its start set to where it sleeps: a
  * sleeper stays put, so its start then holds until it wakes, and no step
- * needs to copy it. scratch: room for every ball. */
+ * needs to copy it. ready: room for every ball, for the balls ready to sleep. */
 void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x,
-                     double *start_y, const bp_sleep_rules *rules, uint32_t *scratch);
+                     double *start_y, const bp_sleep_rules *rules, uint32_t *ready);
 
 #endif

@@ -472,7 +472,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     const bp_pair *pairs = bp->pairs;
     size_t pair_count = bp->pair_count;
     size_t n = world->count;
-    s->visits = 0;
+    s->visits = 0; /* no neighbour lists until they are made below */
     if (n == 0 || world->params.gravity == 0.0)
         return true;
     double up_y = world->params.gravity > 0.0 ? -1.0 : 1.0;
@@ -494,7 +494,6 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         s->anchor[k] = UINT32_MAX;
 
     size_t visits = list_visits(s, world, pairs, pair_count);
-    s->visits = 0; /* until the neighbour lists are made */
     sort_by_height(s, world, visits, up_y, bin, bins);
     uint32_t longest = build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
     s->visits = visits;
