@@ -745,7 +745,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     for (int pass = 0; pass < BP_SOLVER_PASSES; pass++)
         relax_pass(solver, world, rest_speed, pass % 2 == 1);
     if (gravity) {
-        if (!bp_support_pass(&solver->support, world, bp, r_min))
+        if (!bp_support_pass(&solver->support, world, bp, r_min, solver->workers))
             return false;
         contain_all(solver, world, rest_speed);
         if (last_substep) {

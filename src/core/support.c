@@ -61,21 +61,25 @@ void bp_support_free(bp_support *s)
     free(s->settled);
     free(s->supported);
     free(s->anchor);
+    free(s->degree);
+    free(s->edge_count);
     *s = (bp_support){0};
 }
 
-static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
+static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, int strips)
 {
     if (balls + 1 > s->ball_capacity) {
-        size_t had = s->ball_capacity, c[6] = {had, had, had, had, had, had};
+        size_t had = s->ball_capacity, c[7] = {had, had, had, had, had, had, had};
         if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
             !bp_reserve((void **)&s->order, &c[3], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->first, &c[4], balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)))
+            !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)) ||
+            !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)))
             return false;
         memset(s->in_visit + had, 0, c[2] - had);
+        memset(s->degree + had, 0, (c[6] - had) * sizeof(uint32_t));
         /* bp_support_touching tells visited balls by their slot. */
         for (size_t k = had; k < c[1]; k++)
             s->slot[k] = UINT32_MAX;
@@ -83,7 +87,9 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs)
     }
     return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
            bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
-           bp_reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t));
+           bp_reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           bp_reserve((void **)&s->edge_count, &s->edge_count_capacity, (size_t)strips + 1,
+                      sizeof(size_t));
 }
 
 /* Height above the floor, px. */
@@ -92,19 +98,98 @@ static inline double height_of(const bp_world *world, size_t i, double up_y)
     return up_y < 0.0 ? world->params.height - world->y[i] : world->y[i];
 }
 
+/* What a worker needs for its share of the neighbour lists: the strips
+ * of one parity at a time (slots [slot_begin, ...)), which share no ball,
+ * so the counts and lists of a ball are written by one strip per parity. */
+typedef struct neighbour_job {
+    bp_support *s;
+    const bp_world *world;
+    const bp_broadphase *bp;
+    double up_y, margin;
+    int slot_begin;
+} neighbour_job;
+
+/* 0 if a and b are further apart than margin, else 1, with the supporter
+ * bit on the side of the lower ball when the contact is steep enough. */
+static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, double margin,
+                            double up_y, uint32_t *a_entry, uint32_t *b_entry)
+{
+    double dx = world->x[b] - world->x[a];
+    double dy = world->y[b] - world->y[a];
+    double reach = world->r[a] + world->r[b] + margin;
+    double d2 = dx * dx + dy * dy;
+    if (d2 >= reach * reach)
+        return false;
+    double up = dy * up_y; /* how far b stands above a */
+    bool steep = up * up >= BP_SUPPORT_MIN_UP * BP_SUPPORT_MIN_UP * d2;
+    *a_entry = b | (steep && up < 0.0 ? BP_SUPPORTER_BIT : 0u); /* b holds a up */
+    *b_entry = a | (steep && up > 0.0 ? BP_SUPPORTER_BIT : 0u); /* a holds b up */
+    return true;
+}
+
+/* Piece k: the pairs of one strip. Marks their balls for a visit, and keeps
+ * the touching ones in the strip's stretch of edges (from twice its first
+ * pair on), counting each ball's neighbours in degree. */
+static void find_touching(void *context, int k)
+{
+    const neighbour_job *job = context;
+    bp_support *s = job->s;
+    int j = job->slot_begin + k;
+    size_t lo = job->bp->strip_first[j], hi = job->bp->strip_first[j + 1];
+    const bp_pair *pairs = job->bp->pairs;
+    uint32_t *edges = s->edges + 2 * lo, *degree = s->degree;
+    size_t count = 0;
+    for (size_t p = lo; p < hi; p++) {
+        uint32_t a = pairs[p].a, b = pairs[p].b, ea, eb;
+        s->in_visit[a] = 1;
+        s->in_visit[b] = 1;
+        if (touching(job->world, a, b, job->margin, job->up_y, &ea, &eb)) {
+            edges[2 * count] = ea;
+            edges[2 * count + 1] = eb;
+            count++;
+            degree[a]++;
+            degree[b]++;
+        }
+    }
+    s->edge_count[j] = count;
+}
+
+/* Piece k: files the touching pairs of one strip in both balls' lists. */
+static void file_touching(void *context, int k)
+{
+    const neighbour_job *job = context;
+    bp_support *s = job->s;
+    int j = job->slot_begin + k;
+    const uint32_t *edges = s->edges + 2 * job->bp->strip_first[j];
+    uint32_t *first = s->first, *slot = s->slot;
+    for (size_t e = 0; e < s->edge_count[j]; e++) {
+        uint32_t ea = edges[2 * e], eb = edges[2 * e + 1];
+        /* Each entry names the other ball: a's entry holds b, and so on. */
+        s->near[first[slot[eb & ~BP_SUPPORTER_BIT]]++] = ea;
+        s->near[first[slot[ea & ~BP_SUPPORTER_BIT]]++] = eb;
+    }
+}
+
+/* Runs piece job over the strips of each parity in turn, the even ones
+ * first: each ball then gets its entries in the order of the pair list. */
+static void by_parity(bp_workers *workers, bp_job piece, neighbour_job *job)
+{
+    int even = job->bp->even_strips, all = job->bp->strips;
+    job->slot_begin = 0;
+    bp_workers_run(workers, piece, job, even);
+    job->slot_begin = even;
+    bp_workers_run(workers, piece, job, all - even);
+}
+
 /* Lists the balls the pass has to visit, by index: every ball awake and
- * every sleeper in a listed pair (one next to a ball awake). The other
- * sleepers rest among sleepers only: nothing under them changed, so they
- * stay as they are, supported, and cost nothing. Returns how many. */
-static size_t list_visits(bp_support *s, const bp_world *world, const bp_pair *pairs,
-                          size_t pair_count)
+ * every sleeper in a listed pair (one next to a ball awake; find_touching
+ * marked those). The other sleepers rest among sleepers only: nothing
+ * under them changed, so they stay as they are, supported, and cost
+ * nothing. Returns how many. */
+static size_t list_visits(bp_support *s, const bp_world *world)
 {
     uint8_t *in_visit = s->in_visit;
     size_t n = world->count;
-    for (size_t k = 0; k < pair_count; k++) {
-        in_visit[pairs[k].a] = 1;
-        in_visit[pairs[k].b] = 1;
-    }
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
         in_visit[i] = 1;
     size_t count = 0;
@@ -145,55 +230,23 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
         s->order[start[s->first[k]]++] = s->visited[k];
 }
 
-/* 0 if a and b are further apart than margin, else 1, with the supporter
- * bit on the side of the lower ball when the contact is steep enough. */
-static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, double margin,
-                            double up_y, uint32_t *a_entry, uint32_t *b_entry)
+/* Neighbour lists (CSR) of the visited balls, from the counts and edges
+ * find_touching left: near[first[k] .. first[k+1]) for the ball in slot k.
+ * Clears degree for the next pass. Returns the longest list's length. */
+static uint32_t build_neighbours(bp_support *s, bp_workers *workers, neighbour_job *job,
+                                 size_t visits)
 {
-    double dx = world->x[b] - world->x[a];
-    double dy = world->y[b] - world->y[a];
-    double reach = world->r[a] + world->r[b] + margin;
-    double d2 = dx * dx + dy * dy;
-    if (d2 >= reach * reach)
-        return false;
-    double up = dy * up_y; /* how far b stands above a */
-    bool steep = up * up >= BP_SUPPORT_MIN_UP * BP_SUPPORT_MIN_UP * d2;
-    *a_entry = b | (steep && up < 0.0 ? BP_SUPPORTER_BIT : 0u); /* b holds a up */
-    *b_entry = a | (steep && up > 0.0 ? BP_SUPPORTER_BIT : 0u); /* a holds b up */
-    return true;
-}
-
-/* Neighbour lists (CSR) of the visited balls: near[first[k] .. first[k+1])
- * for the ball in slot k. Touching pairs are found once and kept in edges
- * while the lists are counted. Returns the longest list's length. */
-static uint32_t build_neighbours(bp_support *s, const bp_world *world, const bp_pair *pairs,
-                             size_t pair_count, size_t visits, double up_y, double margin)
-{
-    uint32_t *first = s->first, *slot = s->slot;
-    for (size_t k = 0; k <= visits; k++)
-        first[k] = 0;
-    size_t edge_count = 0;
-    for (size_t k = 0; k < pair_count; k++) {
-        uint32_t ea, eb;
-        if (touching(world, pairs[k].a, pairs[k].b, margin, up_y, &ea, &eb)) {
-            s->edges[2 * edge_count] = ea;
-            s->edges[2 * edge_count + 1] = eb;
-            edge_count++;
-            first[slot[pairs[k].a] + 1]++;
-            first[slot[pairs[k].b] + 1]++;
-        }
-    }
+    uint32_t *first = s->first, *degree = s->degree;
+    first[0] = 0;
     uint32_t longest = 0;
     for (size_t k = 0; k < visits; k++) {
-        longest = first[k + 1] > longest ? first[k + 1] : longest;
-        first[k + 1] += first[k];
+        uint32_t i = s->visited[k];
+        longest = degree[i] > longest ? degree[i] : longest;
+        first[k + 1] = first[k] + degree[i];
+        degree[i] = 0;
     }
-    for (size_t e = 0; e < edge_count; e++) {
-        uint32_t ea = s->edges[2 * e], eb = s->edges[2 * e + 1];
-        /* Each entry names the other ball: a's entry holds b, and so on. */
-        s->near[first[slot[eb & ~BP_SUPPORTER_BIT]]++] = ea;
-        s->near[first[slot[ea & ~BP_SUPPORTER_BIT]]++] = eb;
-    }
+    by_parity(workers, file_touching, job);
+    /* Filing moved each start to the next one's: move them back. */
     for (size_t k = visits; k > 0; k--)
         first[k] = first[k - 1];
     first[0] = 0;
@@ -467,10 +520,9 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     closest_velocity(&cs, &world->vx[u], &world->vy[u]);
 }
 
-bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min)
+bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min,
+                     bp_workers *workers)
 {
-    const bp_pair *pairs = bp->pairs;
-    size_t pair_count = bp->pair_count;
     size_t n = world->count;
     s->visits = 0; /* no neighbour lists until they are made below */
     if (n == 0 || world->params.gravity == 0.0)
@@ -484,7 +536,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     if (world->params.height / bin > max_bins)
         bin = world->params.height / max_bins;
     size_t bins = (size_t)ceil(world->params.height / bin) + 1;
-    if (!reserve_all(s, n, bins, pair_count))
+    if (!reserve_all(s, n, bins, bp->pair_count, bp->strips))
         return false;
     size_t had = s->anchor_capacity;
     if (!bp_reserve((void **)&s->anchor, &s->anchor_capacity, world->next_id + 1,
@@ -493,9 +545,11 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     for (size_t k = had; k < s->anchor_capacity; k++)
         s->anchor[k] = UINT32_MAX;
 
-    size_t visits = list_visits(s, world, pairs, pair_count);
+    neighbour_job job = {.s = s, .world = world, .bp = bp, .up_y = up_y, .margin = margin};
+    by_parity(workers, find_touching, &job);
+    size_t visits = list_visits(s, world);
     sort_by_height(s, world, visits, up_y, bin, bins);
-    uint32_t longest = build_neighbours(s, world, pairs, pair_count, visits, up_y, margin);
+    uint32_t longest = build_neighbours(s, workers, &job, visits);
     s->visits = visits;
     if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
                     sizeof(uint32_t))) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "broadphase.h"
+#include "workers.h"
 #include "world.h"
 
 typedef struct bp_support {
@@ -21,7 +22,10 @@ typedef struct bp_support {
     uint32_t *bin_start;    /* height bins of the counting sort */
     uint32_t *first;        /* per slot: start of its neighbours in near */
     uint32_t *near;         /* touching neighbours (ball indices), grouped by slot */
-    uint32_t *edges;        /* touching pairs as found, before grouping */
+    uint32_t *edges;        /* touching pairs as found, before grouping: each
+                               strip's from twice its first pair's index on */
+    size_t *edge_count;     /* per strip slot: its touching pairs in edges */
+    uint32_t *degree;       /* per ball: touching pairs found; 0 between passes */
     uint32_t *settled;      /* one ball's settled neighbours, while it settles */
     size_t settled_capacity;
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
@@ -29,6 +33,7 @@ typedef struct bp_support {
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
                                lost_support found it (UINT32_MAX: none yet) */
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
+    size_t edge_count_capacity;
     size_t visits;          /* how many balls the last pass visited */
 } bp_support;
 
@@ -39,11 +44,12 @@ void bp_support_free(bp_support *support);
 
 /* Makes every ball that rests on a supported ball stop sinking into it:
  * positions pushed out, approach velocity removed, bottom-up. The pairs are
- * the broad phase's candidates (pairs of two sleepers left out), its grid
- * as sorted for this step; r_min the smallest ball radius, px. false on
- * allocation failure. */
+ * the broad phase's candidates (pairs of two sleepers left out), in its
+ * strips, its grid as sorted for this step; r_min the smallest ball radius,
+ * px. Finding who touches whom is shared among workers (NULL: the caller
+ * alone), with the same result. false on allocation failure. */
 bool bp_support_pass(bp_support *support, bp_world *world, const bp_broadphase *bp,
-                     double r_min);
+                     double r_min, bp_workers *workers);
 
 /* The balls that touched ball i (within the pass's margin, as the last pass
  * found them; entries may carry BP_SUPPORTER_BIT), and how many in *count:
