@@ -289,29 +289,31 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
     return true;
 }
 
-/* Pushes ball u out of an overlap with the settled ball l. */
-static inline bool push_out(bp_world *world, uint32_t l, uint32_t u)
+/* Pushes a ball of radius r at (*x, *y) out of an overlap with the settled
+ * ball l. The ball is in locals, not the world's arrays: a store to x[u]
+ * and a load back for every push was a chain the CPU had to wait on. */
+static inline bool push_out(const bp_world *world, uint32_t l, double r, double *x, double *y)
 {
-    double dx = world->x[u] - world->x[l];
-    double dy = world->y[u] - world->y[l];
+    double dx = *x - world->x[l];
+    double dy = *y - world->y[l];
     double d2 = dx * dx + dy * dy;
-    double reach = world->r[l] + world->r[u];
+    double reach = world->r[l] + r;
     if (d2 >= reach * reach || !(d2 > 1e-24))
         return false;
     double d = sqrt(d2);
     double along = (reach - d) / d;
-    world->x[u] += dx * along;
-    world->y[u] += dy * along;
+    *x += dx * along;
+    *y += dy * along;
     return true;
 }
 
-static inline void keep_in_arena(bp_world *world, uint32_t u)
+static inline void keep_in_arena(const bp_world *world, double r, double *x, double *y)
 {
-    double r = world->r[u], w = world->params.width, h = world->params.height;
+    double w = world->params.width, h = world->params.height;
     if (2.0 * r <= w)
-        world->x[u] = bp_min(bp_max(world->x[u], r), w - r);
+        *x = bp_min(bp_max(*x, r), w - r);
     if (2.0 * r <= h)
-        world->y[u] = bp_min(bp_max(world->y[u], r), h - r);
+        *y = bp_min(bp_max(*y, r), h - r);
 }
 
 /* Velocity constraints v . n >= c on one ball. */
@@ -466,58 +468,61 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         gap_before[cs.count] = gap;
         cs.count++;
     }
-    for (uint32_t k = 0; k < count && cs.count < BP_SUPPORT_MAX_CONSTRAINTS; k++) {
-        uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
-        if (!ctx->supported[l])
-            continue;
-        double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
-        held_by[cs.count] = l;
-        gap_before[cs.count] = sqrt(dx * dx + dy * dy) - (world->r[l] + world->r[u]);
-        cs.count++;
-    }
-
+    /* u stays in locals until it is settled (see push_out). */
+    double x = world->x[u], y = world->y[u], r = world->r[u];
     uint32_t *settled = ctx->settled, settled_count = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t l = near[k] & ~BP_SUPPORTER_BIT;
-        if (ctx->supported[l])
-            settled[settled_count++] = l;
+        if (!ctx->supported[l])
+            continue;
+        settled[settled_count++] = l;
+        if (cs.count < BP_SUPPORT_MAX_CONSTRAINTS) {
+            double dx = x - world->x[l], dy = y - world->y[l];
+            held_by[cs.count] = l;
+            gap_before[cs.count] = sqrt(dx * dx + dy * dy) - (world->r[l] + r);
+            cs.count++;
+        }
     }
     for (int sweep = 0; sweep < BP_SUPPORT_SWEEPS; sweep++) {
         /* Alternate the order so that no side is favoured. */
         bool pushed = false;
         for (uint32_t k = 0; k < settled_count; k++)
-            pushed |= push_out(world, settled[sweep % 2 ? settled_count - 1 - k : k], u);
-        keep_in_arena(world, u);
+            pushed |= push_out(world, settled[sweep % 2 ? settled_count - 1 - k : k], r, &x, &y);
+        keep_in_arena(world, r, &x, &y);
         if (!pushed)
             break;
     }
+    world->x[u] = x;
+    world->y[u] = y;
 
+    double vx = world->vx[u], vy = world->vy[u];
     for (int i = 0; i < cs.count; i++) {
         uint32_t l = held_by[i];
         if (l >= BP_HELD_BY_RIGHT) {
             double now = plane_gap(world, u, l, up_y);
             double gap = bp_max(bp_min(now, gap_before[i]), 0.0);
             /* An impact to come gets no bound: it will bounce. */
-            double closing = -(world->vx[u] * cs.nx[i] + world->vy[u] * cs.ny[i]);
+            double closing = -(vx * cs.nx[i] + vy * cs.ny[i]);
             bool impact = gap > 0.0 && closing >= ctx->rest_speed;
             set_bound(&cs, i, impact ? -INFINITY : -gap / ctx->dt);
             continue;
         }
-        double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
+        double dx = x - world->x[l], dy = y - world->y[l];
         double d = sqrt(dx * dx + dy * dy);
         double nx = d > 1e-12 ? dx / d : 0.0, ny = d > 1e-12 ? dy / d : up_y;
-        double gap = bp_max(bp_min(d - (world->r[l] + world->r[u]), gap_before[i]), 0.0);
+        double gap = bp_max(bp_min(d - (world->r[l] + r), gap_before[i]), 0.0);
         cs.nx[i] = nx;
         cs.ny[i] = ny;
         double carried = bp_min(world->vx[l] * nx + world->vy[l] * ny, 0.0);
         /* Only resting contacts: a ball still a gap away and closing in
          * faster than the rest speed is an impact to come, and the
          * relaxation passes will give it its bounce. */
-        bool impact =
-            gap > 0.0 && carried - (world->vx[u] * nx + world->vy[u] * ny) >= ctx->rest_speed;
+        bool impact = gap > 0.0 && carried - (vx * nx + vy * ny) >= ctx->rest_speed;
         set_bound(&cs, i, impact ? -INFINITY : carried - gap / ctx->dt);
     }
-    closest_velocity(&cs, &world->vx[u], &world->vy[u]);
+    closest_velocity(&cs, &vx, &vy);
+    world->vx[u] = vx;
+    world->vy[u] = vy;
 }
 
 bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min,
