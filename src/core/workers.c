@@ -37,14 +37,24 @@ static inline void spin_pause(void)
 #endif
 }
 
+/* The piece handed out k-th: the first half's and the second half's by
+ * turns. Two threads that take pieces at the same time then work half the
+ * world apart. Neighbouring pieces (strips of the same parity, four cell
+ * columns apart) write bytes and counters that share cache lines, and two
+ * threads climbing them row by row side by side fought over those lines. */
+static inline int spread(int k, int pieces)
+{
+    return k % 2 == 0 ? k / 2 : (pieces + 1) / 2 + k / 2;
+}
+
 /* Takes pieces until none is left. */
 static void work_through(bp_workers *pool, bp_job job, void *context, int pieces)
 {
     for (;;) {
-        int piece = atomic_fetch_add(&pool->next_piece, 1);
-        if (piece >= pieces)
+        int k = atomic_fetch_add(&pool->next_piece, 1);
+        if (k >= pieces)
             return;
-        job(context, piece);
+        job(context, spread(k, pieces));
     }
 }
 
