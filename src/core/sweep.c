@@ -69,6 +69,7 @@ struct bp_sweep {
     double *hood_spread2; /* per block: spread_around_blocks */
     size_t hood_capacity;
     uint32_t query_stamp;
+    int fresh[4];         /* x0, x1, y0, y1: the cells marked since the last fill */
     uint32_t *touched;    /* cells to reset after the step */
     size_t touched_count, touched_capacity;
     int32_t *next;
@@ -214,6 +215,12 @@ static double *block_box(const bp_sweep *sw, size_t bx, size_t by)
     return &sw->block_vbox[4 * (by * (size_t)sw->block_cols + bx)];
 }
 
+static void no_fresh_cells(bp_sweep *sw)
+{
+    sw->fresh[0] = sw->fresh[2] = INT32_MAX;
+    sw->fresh[1] = sw->fresh[3] = -1;
+}
+
 static bool layout(bp_sweep *sw, const bp_world *world)
 {
     double w = world->params.width, h = world->params.height;
@@ -256,6 +263,7 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     sw->node_count = 0;
     sw->touched_count = 0;
     sw->extends = 0;
+    no_fresh_cells(sw);
     sw->everything = false;
     return true;
 }
@@ -364,8 +372,15 @@ static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double 
 static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
 {
     (void)ctx;
+    if (sw->mark[c])
+        return;
     note_cell(sw, c);
     sw->mark[c] = 1;
+    int gx = (int)(c % (size_t)sw->cols), gy = (int)(c / (size_t)sw->cols);
+    sw->fresh[0] = gx < sw->fresh[0] ? gx : sw->fresh[0];
+    sw->fresh[1] = gx > sw->fresh[1] ? gx : sw->fresh[1];
+    sw->fresh[2] = gy < sw->fresh[2] ? gy : sw->fresh[2];
+    sw->fresh[3] = gy > sw->fresh[3] ? gy : sw->fresh[3];
 }
 
 /* What visit_insert files: a ball of a world. */
@@ -387,24 +402,19 @@ static void visit_check(bp_sweep *sw, size_t c, void *ctx)
 }
 
 /* Puts every ball that stands in a marked cell and is not in yet into the
- * grid. */
+ * grid. Only the cells marked since the last fill can hold such a ball:
+ * the balls in the others went in then, and a ball moved since went in
+ * along its new path (enter_path). */
 static void fill(bp_sweep *sw, const bp_world *world)
 {
-    /* The box of the marked cells, a cell wider each way against rounding:
-     * a ball outside it stands in no marked cell. A few fast balls in a big
+    /* The box of those cells, a cell wider each way against rounding: a
+     * ball outside it stands in none of them. A few fast balls in a big
      * world that rests mark a few cells, and most balls are then passed
-     * over with four comparisons. */
-    int x0 = sw->cols, x1 = -1, y0 = sw->rows, y1 = -1;
-    for (size_t k = 0; k < sw->touched_count; k++) {
-        size_t c = sw->touched[k];
-        if (!sw->mark[c])
-            continue;
-        int gx = (int)(c % (size_t)sw->cols), gy = (int)(c / (size_t)sw->cols);
-        x0 = gx < x0 ? gx : x0;
-        x1 = gx > x1 ? gx : x1;
-        y0 = gy < y0 ? gy : y0;
-        y1 = gy > y1 ? gy : y1;
-    }
+     * over with four comparisons; so are the balls of a landing crowd when
+     * one ball's new path marks more (in the 100k pit's landing, those
+     * fills looked at 75,000 balls each). */
+    int x0 = sw->fresh[0], x1 = sw->fresh[1], y0 = sw->fresh[2], y1 = sw->fresh[3];
+    no_fresh_cells(sw);
     if (x1 < 0)
         return;
     /* Edge cells also hold whatever lies beyond the arena's sides. */
@@ -464,10 +474,8 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
     if (all_marked)
         return;
     if (++sw->extends > BP_SWEEP_EXTENDS) {
-        for (size_t c = 0; c < sw->cells; c++) {
-            note_cell(sw, c);
-            sw->mark[c] = 1;
-        }
+        for (size_t c = 0; c < sw->cells; c++)
+            visit_mark(sw, c, NULL);
         sw->everything = true;
     } else {
         walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
