@@ -474,8 +474,13 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
     if (all_marked)
         return;
     if (++sw->extends > BP_SWEEP_EXTENDS) {
-        for (size_t c = 0; c < sw->cells; c++)
-            visit_mark(sw, c, NULL);
+        for (size_t c = 0; c < sw->cells; c++) {
+            note_cell(sw, c);
+            sw->mark[c] = 1;
+        }
+        sw->fresh[0] = sw->fresh[2] = 0;
+        sw->fresh[1] = sw->cols - 1;
+        sw->fresh[3] = sw->rows - 1;
         sw->everything = true;
     } else {
         walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
