@@ -21,7 +21,9 @@ int bp_workers_count(const bp_workers *workers);
 /* Runs every piece of job once and returns when all are done. Pieces are
  * handed out one at a time to whoever is free, the caller included: a
  * helper that wakes late finds the work done rather than being waited for.
- * With a NULL pool the caller runs them all, in order. */
+ * They go out from the first and the second half by turns, so that two
+ * threads work on pieces far apart. With a NULL pool the caller runs them
+ * all, in order. */
 void bp_workers_run(bp_workers *workers, bp_job job, void *context, int pieces);
 
 #endif
