@@ -44,6 +44,9 @@
 /* Push-out sweeps over the neighbours of one ball: each push disturbs the
  * other contacts, and a ball in a pocket converges geometrically. */
 #define BP_SUPPORT_SWEEPS 4
+/* Pairs of two balls this many diameters above where the last pass stopped
+ * (and a ball's reach) wait until the pass gets near them. */
+#define BP_SUPPORT_DEFER_DIAMETERS 8.0
 /* Velocity constraints per ball at most (the floor, a side and its settled
  * neighbours). */
 #define BP_SUPPORT_MAX_CONSTRAINTS 6
@@ -63,20 +66,24 @@ void bp_support_free(bp_support *s)
     free(s->anchor);
     free(s->degree);
     free(s->edge_count);
+    free(s->spare_edges);
+    free(s->pair_state);
+    free(s->whole);
     *s = (bp_support){0};
 }
 
 static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, int strips)
 {
     if (balls + 1 > s->ball_capacity) {
-        size_t had = s->ball_capacity, c[7] = {had, had, had, had, had, had, had};
+        size_t had = s->ball_capacity, c[8] = {had, had, had, had, had, had, had, had};
         if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
             !bp_reserve((void **)&s->order, &c[3], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->first, &c[4], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)) ||
-            !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)))
+            !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)))
             return false;
         memset(s->in_visit + had, 0, c[2] - had);
         memset(s->degree + had, 0, (c[6] - had) * sizeof(uint32_t));
@@ -88,6 +95,9 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
     return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
            bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
            bp_reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           bp_reserve((void **)&s->spare_edges, &s->spare_edges_capacity, 2 * pairs + 1,
+                      sizeof(uint32_t)) &&
+           bp_reserve((void **)&s->pair_state, &s->pair_state_capacity, pairs + 1, 1) &&
            bp_reserve((void **)&s->edge_count, &s->edge_count_capacity, (size_t)strips + 1,
                       sizeof(size_t));
 }
@@ -106,8 +116,10 @@ typedef struct neighbour_job {
     const bp_world *world;
     const bp_broadphase *bp;
     double up_y, margin;
+    double deferred_above; /* height: pairs of two balls this high wait (defer) */
     int slot_begin;
 } neighbour_job;
+
 
 /* 0 if a and b are further apart than margin, else 1, with the supporter
  * bit on the side of the lower ball when the contact is steep enough. */
@@ -129,27 +141,70 @@ static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, doubl
 
 /* Piece k: the pairs of one strip. Marks their balls for a visit, and keeps
  * the touching ones in the strip's stretch of edges (from twice its first
- * pair on), counting each ball's neighbours in degree. */
+ * pair on), counting each ball's neighbours in degree. A pair of two balls
+ * at deferred_above or higher waits (see bp_support_pass). */
 static void find_touching(void *context, int k)
+{
+    const neighbour_job *job = context;
+    bp_support *s = job->s;
+    const bp_world *world = job->world;
+    int j = job->slot_begin + k;
+    size_t lo = job->bp->strip_first[j], hi = job->bp->strip_first[j + 1];
+    const bp_pair *pairs = job->bp->pairs;
+    uint32_t *edges = s->edges + 2 * lo, *degree = s->degree;
+    uint8_t *state = s->pair_state;
+    size_t count = 0;
+    for (size_t p = lo; p < hi; p++) {
+        uint32_t a = pairs[p].a, b = pairs[p].b, ea, eb;
+        s->in_visit[a] = 1;
+        s->in_visit[b] = 1;
+        if (height_of(world, a, job->up_y) >= job->deferred_above &&
+            height_of(world, b, job->up_y) >= job->deferred_above) {
+            state[p] = BP_SUPPORT_PAIR_DEFERRED;
+        } else if (touching(world, a, b, job->margin, job->up_y, &ea, &eb)) {
+            state[p] = BP_SUPPORT_PAIR_TOUCHING;
+            edges[2 * count] = ea;
+            edges[2 * count + 1] = eb;
+            count++;
+            degree[a]++;
+            degree[b]++;
+        } else {
+            state[p] = BP_SUPPORT_PAIR_APART;
+        }
+    }
+    s->edge_count[j] = count;
+}
+
+/* Piece k: the touching pairs of one strip again, with the ones that
+ * waited, in pair order, from edges into spare_edges; counts degree anew.
+ * Neither ball of a pair that waited has moved since find_touching, so
+ * this gives what find_touching would have given without the wait. */
+static void find_deferred(void *context, int k)
 {
     const neighbour_job *job = context;
     bp_support *s = job->s;
     int j = job->slot_begin + k;
     size_t lo = job->bp->strip_first[j], hi = job->bp->strip_first[j + 1];
     const bp_pair *pairs = job->bp->pairs;
-    uint32_t *edges = s->edges + 2 * lo, *degree = s->degree;
-    size_t count = 0;
+    const uint32_t *found = s->edges + 2 * lo;
+    uint32_t *edges = s->spare_edges + 2 * lo, *degree = s->degree;
+    size_t count = 0, kept = 0;
     for (size_t p = lo; p < hi; p++) {
-        uint32_t a = pairs[p].a, b = pairs[p].b, ea, eb;
-        s->in_visit[a] = 1;
-        s->in_visit[b] = 1;
-        if (touching(job->world, a, b, job->margin, job->up_y, &ea, &eb)) {
-            edges[2 * count] = ea;
-            edges[2 * count + 1] = eb;
-            count++;
-            degree[a]++;
-            degree[b]++;
+        uint32_t ea, eb;
+        if (s->pair_state[p] == BP_SUPPORT_PAIR_TOUCHING) {
+            ea = found[2 * kept];
+            eb = found[2 * kept + 1];
+            kept++;
+        } else if (s->pair_state[p] != BP_SUPPORT_PAIR_DEFERRED ||
+                   !touching(job->world, pairs[p].a, pairs[p].b, job->margin, job->up_y, &ea,
+                             &eb)) {
+            continue;
         }
+        edges[2 * count] = ea;
+        edges[2 * count + 1] = eb;
+        count++;
+        degree[ea & ~BP_SUPPORTER_BIT]++;
+        degree[eb & ~BP_SUPPORTER_BIT]++;
     }
     s->edge_count[j] = count;
 }
@@ -160,7 +215,7 @@ static void file_touching(void *context, int k)
     const neighbour_job *job = context;
     bp_support *s = job->s;
     int j = job->slot_begin + k;
-    const uint32_t *edges = s->edges + 2 * job->bp->strip_first[j];
+    const uint32_t *edges = s->filed_edges + 2 * job->bp->strip_first[j];
     uint32_t *first = s->first, *slot = s->slot;
     for (size_t e = 0; e < s->edge_count[j]; e++) {
         uint32_t ea = edges[2 * e], eb = edges[2 * e + 1];
@@ -210,9 +265,10 @@ static inline size_t bin_of(const bp_world *world, size_t i, double up_y, double
     return h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
 }
 
-/* Counting sort by height of the visited balls into order. */
+/* Counting sort by height of the visited balls into order. Notes which
+ * balls stand below deferred_above, whose lists will be whole. */
 static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, double up_y,
-                           double bin, size_t bins)
+                           double bin, size_t bins, double deferred_above)
 {
     uint32_t *start = s->bin_start;
     for (size_t b = 0; b <= bins; b++)
@@ -220,7 +276,9 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
     double inv_bin = 1.0 / bin;
     /* first[] is free until the neighbour lists are built: it holds bins. */
     for (size_t k = 0; k < visits; k++) {
-        size_t b = bin_of(world, s->visited[k], up_y, inv_bin, bins);
+        uint32_t i = s->visited[k];
+        size_t b = bin_of(world, i, up_y, inv_bin, bins);
+        s->whole[k] = height_of(world, i, up_y) < deferred_above;
         s->first[k] = (uint32_t)b;
         start[b + 1]++;
     }
@@ -550,10 +608,29 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     for (size_t k = had; k < s->anchor_capacity; k++)
         s->anchor[k] = UINT32_MAX;
 
-    neighbour_job job = {.s = s, .world = world, .bp = bp, .up_y = up_y, .margin = margin};
+    /* How far above its supporter a supported ball can stand (and a bin
+     * more, against rounding). */
+    double max_rise = 2.0 * world->r_max + margin + bin, inv_bin = 1.0 / bin;
+    /* The loop below stops at the first ball out of reach of everything
+     * supported; in a falling crowd that is most of the balls, and finding
+     * who touches whom among them was most of the pass's work. So pairs of
+     * two balls well above where the last pass stopped wait: if the loop
+     * gets that high after all, it finds them then, with the same result. */
+    double deferred_above =
+        s->defer == BP_SUPPORT_DEFER_NONE  ? INFINITY
+        : s->defer == BP_SUPPORT_DEFER_ALL ? -INFINITY
+                                           : s->last_top + max_rise +
+                                               BP_SUPPORT_DEFER_DIAMETERS * 2.0 * world->r_max;
+    neighbour_job job = {.s = s,
+                         .world = world,
+                         .bp = bp,
+                         .up_y = up_y,
+                         .margin = margin,
+                         .deferred_above = deferred_above};
     by_parity(workers, find_touching, &job);
     size_t visits = list_visits(s, world);
-    sort_by_height(s, world, visits, up_y, bin, bins);
+    sort_by_height(s, world, visits, up_y, bin, bins, deferred_above);
+    s->filed_edges = s->edges;
     uint32_t longest = build_neighbours(s, workers, &job, visits);
     s->visits = visits;
     if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
@@ -573,9 +650,6 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         if (world->flags[i] & (BP_BALL_HELD | BP_BALL_ASLEEP | BP_BALL_GROUNDED))
             top = bp_max(top, height_of(world, i, up_y));
     }
-    /* How far above its supporter a supported ball can stand (and a bin
-     * more, against rounding). */
-    double max_rise = 2.0 * world->r_max + margin + bin, inv_bin = 1.0 / bin;
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
@@ -588,6 +662,23 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
          * settled one pushes it, and that one's height is in top.) */
         if ((double)bin_of(world, u, up_y, inv_bin, bins) * bin > top + max_rise)
             break;
+        /* A ball this high may be in a pair that waited: list those now.
+         * No ball visited so far is in one (their lists are whole), and
+         * neither ball of one has moved. */
+        if (!s->whole[s->slot[u]]) {
+            job.deferred_above = INFINITY;
+            memset(s->whole, 1, visits);
+            by_parity(workers, find_deferred, &job);
+            s->filed_edges = s->spare_edges;
+            longest = build_neighbours(s, workers, &job, visits);
+            if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
+                            sizeof(uint32_t))) {
+                for (size_t v = 0; v < visits; v++)
+                    s->in_visit[s->visited[v]] = 0;
+                return false;
+            }
+            ctx.settled = s->settled;
+        }
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
         if (world->flags[u] & BP_BALL_ASLEEP) {
             /* A sleeper does not move, but it must not hang in the air once
@@ -618,6 +709,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         supported[u] = 1;
         top = bp_max(top, height_of(world, u, up_y));
     }
+    s->last_top = top;
     for (size_t k = 0; k < visits; k++)
         s->in_visit[s->visited[k]] = 0;
     return true;
@@ -626,7 +718,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 const uint32_t *bp_support_touching(const bp_support *s, uint32_t i, uint32_t *count)
 {
     uint32_t k = i < s->ball_capacity ? s->slot[i] : UINT32_MAX;
-    if (k >= s->visits || s->visited[k] != i) {
+    if (k >= s->visits || s->visited[k] != i || !s->whole[k]) {
         *count = 0;
         return NULL;
     }

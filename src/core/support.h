@@ -11,6 +11,19 @@
 #include "workers.h"
 #include "world.h"
 
+/* Whether the pass lets the pairs far above where the last pass stopped
+ * wait (see support.c): as it sees fit, never, or every pair (which makes
+ * it find them all again at its first ball: tests use that to check the
+ * result is the same either way). */
+typedef enum bp_support_defer {
+    BP_SUPPORT_DEFER_AUTO = 0,
+    BP_SUPPORT_DEFER_NONE,
+    BP_SUPPORT_DEFER_ALL,
+} bp_support_defer;
+
+/* What the pass made of each pair at first, in pair_state. */
+enum { BP_SUPPORT_PAIR_APART, BP_SUPPORT_PAIR_TOUCHING, BP_SUPPORT_PAIR_DEFERRED };
+
 typedef struct bp_support {
     /* The pass visits the balls awake and those next to one (the sleepers
      * in listed pairs), and costs nothing per other ball: a settled pile
@@ -25,6 +38,12 @@ typedef struct bp_support {
     uint32_t *edges;        /* touching pairs as found, before grouping: each
                                strip's from twice its first pair's index on */
     size_t *edge_count;     /* per strip slot: its touching pairs in edges */
+    uint32_t *spare_edges;  /* the same, once pairs that waited are found */
+    const uint32_t *filed_edges; /* edges or spare_edges: what the lists hold */
+    uint8_t *pair_state;    /* per pair: BP_SUPPORT_PAIR_* */
+    uint8_t *whole;         /* per slot: its list has every touching ball */
+    double last_top;        /* height where the last pass stopped */
+    bp_support_defer defer;
     uint32_t *degree;       /* per ball: touching pairs found; 0 between passes */
     uint32_t *settled;      /* one ball's settled neighbours, while it settles */
     size_t settled_capacity;
@@ -33,7 +52,7 @@ typedef struct bp_support {
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
                                lost_support found it (UINT32_MAX: none yet) */
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
-    size_t edge_count_capacity;
+    size_t edge_count_capacity, spare_edges_capacity, pair_state_capacity;
     size_t visits;          /* how many balls the last pass visited */
 } bp_support;
 
@@ -53,8 +72,10 @@ bool bp_support_pass(bp_support *support, bp_world *world, const bp_broadphase *
 
 /* The balls that touched ball i (within the pass's margin, as the last pass
  * found them; entries may carry BP_SUPPORTER_BIT), and how many in *count:
- * none for a ball the last pass did not visit. Every ball awake during the
- * pass was visited. Valid until the next pass or a reorder of the balls. */
+ * NULL for a ball the last pass did not visit, or whose pairs it let wait
+ * and never came back to (balls above where it stopped: never supported).
+ * Every ball awake during the pass was visited. Valid until the next pass
+ * or a reorder of the balls. */
 const uint32_t *bp_support_touching(const bp_support *support, uint32_t i, uint32_t *count);
 
 #endif

@@ -1,0 +1,146 @@
+/* The supported pass lets the pairs far above where its last pass stopped
+ * wait, and finds them only if it gets that high. Whatever it lets wait,
+ * the result must be the one listing every pair at once gives, bit for
+ * bit: the same balls where they were put and the same touching lists. */
+#include <string.h>
+
+#include "broadphase.h"
+#include "spawn.h"
+#include "support.h"
+#include "tap.h"
+#include "workers.h"
+#include "world.h"
+
+#define BALLS 3000
+/* The pit's first layers have landed; the crowd above them still falls. */
+#define STEPS 45
+
+static bp_world *landing_pit(void)
+{
+    bp_params params = bp_pit_params(BALLS);
+    bp_world *world = bp_world_create(&params);
+    if (!world || !bp_spawn_pit(world, BALLS, 1))
+        return NULL;
+    for (int s = 0; s < STEPS; s++)
+        bp_world_step(world);
+    return world;
+}
+
+/* One supported pass over the world's pairs as the solver lists them. */
+static bool support_pass(bp_world *world, bp_support *support, bp_workers *workers)
+{
+    bp_broadphase bp = {0};
+    bp.awake_pairs_only = true;
+    double margin = world->r_min;
+    bool ok = bp_broadphase_sort(&bp, world, margin) &&
+              bp_broadphase_pairs(&bp, world, margin, workers) &&
+              bp_support_pass(support, world, &bp, world->r_min, workers);
+    bp_broadphase_free(&bp);
+    return ok;
+}
+
+static bool same_balls(const bp_world *a, const bp_world *b)
+{
+    size_t n = a->count, d = n * sizeof(double);
+    return n == b->count && memcmp(a->x, b->x, d) == 0 && memcmp(a->y, b->y, d) == 0 &&
+           memcmp(a->vx, b->vx, d) == 0 && memcmp(a->vy, b->vy, d) == 0 &&
+           memcmp(a->flags, b->flags, n) == 0;
+}
+
+/* Whether b gives every ball the list a gives it. With b_may_lack, b may
+ * give none (NULL) for a ball a's pass did not support: the balls above
+ * where a pass stops, whose pairs waited. *lacking counts those. */
+static bool same_lists(const bp_support *a, const bp_support *b, size_t balls, bool b_may_lack,
+                       size_t *lacking)
+{
+    *lacking = 0;
+    for (uint32_t i = 0; i < balls; i++) {
+        uint32_t na, nb;
+        const uint32_t *la = bp_support_touching(a, i, &na);
+        const uint32_t *lb = bp_support_touching(b, i, &nb);
+        if (b_may_lack && la && !lb && !a->supported[i]) {
+            (*lacking)++;
+            continue;
+        }
+        if ((la == NULL) != (lb == NULL) || na != nb ||
+            (na > 0 && memcmp(la, lb, na * sizeof(uint32_t)) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* How many pairs the last pass let wait at first. */
+static size_t deferred(const bp_support *s, size_t pairs)
+{
+    size_t count = 0;
+    for (size_t p = 0; p < pairs; p++)
+        count += s->pair_state[p] == BP_SUPPORT_PAIR_DEFERRED;
+    return count;
+}
+
+static size_t pair_count(const bp_world *world)
+{
+    bp_broadphase bp = {0};
+    bp.awake_pairs_only = true;
+    size_t count = 0;
+    if (bp_broadphase_sort(&bp, world, world->r_min) &&
+        bp_broadphase_pairs(&bp, world, world->r_min, NULL))
+        count = bp.pair_count;
+    bp_broadphase_free(&bp);
+    return count;
+}
+
+static void waiting_pairs_change_nothing(void)
+{
+    bp_world *before = landing_pit(), *none = landing_pit(), *all = landing_pit();
+    bp_world *all_threads = landing_pit(), *autom = landing_pit();
+    if (!before || !none || !all || !all_threads || !autom) {
+        TAP_OK(false, "the pits are made");
+        return;
+    }
+    size_t pairs = pair_count(before);
+    bp_workers *workers = bp_workers_create(2);
+
+    bp_support s_none = {.defer = BP_SUPPORT_DEFER_NONE};
+    bp_support s_all = {.defer = BP_SUPPORT_DEFER_ALL};
+    bp_support s_threads = {.defer = BP_SUPPORT_DEFER_ALL};
+    bp_support s_auto = {.defer = BP_SUPPORT_DEFER_AUTO};
+    bool ok = support_pass(none, &s_none, NULL) && support_pass(all, &s_all, NULL) &&
+              support_pass(all_threads, &s_threads, workers);
+    /* Where a pass of this step would stop: the pairs well above it wait. */
+    s_auto.last_top = s_none.last_top;
+    ok = ok && support_pass(autom, &s_auto, NULL);
+    TAP_OK(ok, "the passes run");
+
+    TAP_OK(!same_balls(before, none), "the pass settles balls (so the comparisons below can fail)");
+    TAP_OK(deferred(&s_all, pairs) == pairs && pairs > 0,
+           "every pair waited at first, and was found at the first ball");
+    size_t lacking;
+    TAP_OK(same_balls(none, all) && same_lists(&s_none, &s_all, BALLS, false, &lacking),
+           "all pairs found late: the same balls and lists as all found at once");
+    TAP_OK(same_balls(none, all_threads) &&
+               same_lists(&s_none, &s_threads, BALLS, false, &lacking),
+           "the same on two threads");
+    size_t waited = deferred(&s_auto, pairs);
+    TAP_OK(waited > pairs / 10, "the falling crowd's pairs wait by themselves");
+    TAP_OK(same_balls(none, autom), "the crowd's pairs waiting: the same balls");
+    TAP_OK(same_lists(&s_none, &s_auto, BALLS, true, &lacking) && lacking > 0,
+           "the same lists, but none for balls above where the pass stopped");
+
+    bp_support_free(&s_none);
+    bp_support_free(&s_all);
+    bp_support_free(&s_threads);
+    bp_support_free(&s_auto);
+    bp_workers_destroy(workers);
+    bp_world_destroy(before);
+    bp_world_destroy(none);
+    bp_world_destroy(all);
+    bp_world_destroy(all_threads);
+    bp_world_destroy(autom);
+}
+
+int main(void)
+{
+    waiting_pairs_change_nothing();
+    return tap_done();
+}
