@@ -120,7 +120,6 @@ typedef struct neighbour_job {
     int slot_begin;
 } neighbour_job;
 
-
 /* 0 if a and b are further apart than margin, else 1, with the supporter
  * bit on the side of the lower ball when the contact is steep enough. */
 static inline bool touching(const bp_world *world, uint32_t a, uint32_t b, double margin,
