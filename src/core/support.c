@@ -310,6 +310,26 @@ static uint32_t build_neighbours(bp_support *s, bp_workers *workers, neighbour_j
     return longest;
 }
 
+/* The neighbour lists from edges (s->edges, or s->spare_edges once the
+ * pairs that waited are found), and room to settle a ball with the longest
+ * of them. false when memory runs out. */
+static bool list_neighbours(bp_support *s, bp_workers *workers, neighbour_job *job,
+                            size_t visits, const uint32_t *edges)
+{
+    s->filed_edges = edges;
+    uint32_t longest = build_neighbours(s, workers, job, visits);
+    return bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
+                      sizeof(uint32_t));
+}
+
+/* Ends the pass's visits: in_visit is all 0 between passes. Returns ok. */
+static bool end_visits(bp_support *s, size_t visits, bool ok)
+{
+    for (size_t k = 0; k < visits; k++)
+        s->in_visit[s->visited[k]] = 0;
+    return ok;
+}
+
 /* Whether sleeper u, listed with the balls awake in near[0 .. count), has
  * lost what held it up: none of them is under it and supported, and no
  * sleeper under it still stands (those are not listed: the grid has them).
@@ -629,15 +649,9 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     by_parity(workers, find_touching, &job);
     size_t visits = list_visits(s, world);
     sort_by_height(s, world, visits, up_y, bin, bins, deferred_above);
-    s->filed_edges = s->edges;
-    uint32_t longest = build_neighbours(s, workers, &job, visits);
     s->visits = visits;
-    if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
-                    sizeof(uint32_t))) {
-        for (size_t k = 0; k < visits; k++)
-            s->in_visit[s->visited[k]] = 0;
-        return false;
-    }
+    if (!list_neighbours(s, workers, &job, visits, s->edges))
+        return end_visits(s, visits, false);
     uint8_t *supported = s->supported;
     /* The height of the highest ball that is or may be supported: so far,
      * a ball on the floor, or one supported from the start (held or asleep)
@@ -668,14 +682,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
             job.deferred_above = INFINITY;
             memset(s->whole, 1, visits);
             by_parity(workers, find_deferred, &job);
-            s->filed_edges = s->spare_edges;
-            longest = build_neighbours(s, workers, &job, visits);
-            if (!bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
-                            sizeof(uint32_t))) {
-                for (size_t v = 0; v < visits; v++)
-                    s->in_visit[s->visited[v]] = 0;
-                return false;
-            }
+            if (!list_neighbours(s, workers, &job, visits, s->spare_edges))
+                return end_visits(s, visits, false);
             ctx.settled = s->settled;
         }
         uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
@@ -709,9 +717,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
         top = bp_max(top, height_of(world, u, up_y));
     }
     s->last_top = top;
-    for (size_t k = 0; k < visits; k++)
-        s->in_visit[s->visited[k]] = 0;
-    return true;
+    return end_visits(s, visits, true);
 }
 
 const uint32_t *bp_support_touching(const bp_support *s, uint32_t i, uint32_t *count)
