@@ -243,6 +243,27 @@ typedef struct pass_job {
     size_t side_count;
 } pass_job;
 
+/* Relaxes pairs[from .. to) forwards, or backwards from to - 1 down; with
+ * fetch, asking for the ball of the pair BP_PREFETCH_AHEAD on. */
+static inline void relax_run(const pass_context *c, const bp_world *world,
+                             const bp_pair *pairs, size_t from, size_t to, bool backwards,
+                             bool fetch)
+{
+    if (!backwards) {
+        for (size_t p = from; p < to; p++) {
+            if (fetch)
+                bp_world_prefetch(world, pairs[p + BP_PREFETCH_AHEAD].b);
+            relax_pair(c, pairs[p].a, pairs[p].b);
+        }
+    } else {
+        for (size_t p = to; p-- > from;) {
+            if (fetch)
+                bp_world_prefetch(world, pairs[p - BP_PREFETCH_AHEAD].b);
+            relax_pair(c, pairs[p].a, pairs[p].b);
+        }
+    }
+}
+
 /* Piece k of a pass: the k-th strip of this parity. */
 static void relax_strip(void *context, int k)
 {
@@ -250,12 +271,16 @@ static void relax_strip(void *context, int k)
     pass_context c = pass_context_of(job->world, job->rest_speed);
     int j = job->backwards ? job->slot_end - 1 - k : job->slot_begin + k;
     size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
-    if (!job->backwards)
-        for (size_t p = lo; p < hi; p++)
-            relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
-    else
-        for (size_t p = hi; p-- > lo;)
-            relax_pair(&c, job->pairs[p].a, job->pairs[p].b);
+    size_t fetches = bp_world_prefetches(job->world, hi - lo);
+    /* The pairs that ask for one ahead first, then the rest: one loop with
+     * a test per pair cost 3% more instructions where nothing is asked. */
+    if (!job->backwards) {
+        relax_run(&c, job->world, job->pairs, lo, lo + fetches, false, true);
+        relax_run(&c, job->world, job->pairs, lo + fetches, hi, false, false);
+    } else {
+        relax_run(&c, job->world, job->pairs, hi - fetches, hi, true, true);
+        relax_run(&c, job->world, job->pairs, lo, hi - fetches, true, false);
+    }
 }
 
 /* Balls near a side per piece of contain_all: enough work to pay for
@@ -427,16 +452,19 @@ typedef struct cleanup_job {
     double wake_overlap; /* px: bp_sleep_rules' */
 } cleanup_job;
 
-/* Piece k of a clean-up pass: the k-th strip of this parity. A pass after
- * the first looks only at pairs with a ball pushed since the pair was last
- * looked at (in this pass or the one before). */
-static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t count,
-                          moved_list *list)
+/* Clean-up of pairs[from .. to); with fetch, asking for the ball of the
+ * pair BP_PREFETCH_AHEAD on. A pass after the first looks only at pairs
+ * with a ball pushed since the pair was last looked at (in this pass or the
+ * one before). false when memory ran out. */
+static inline bool cleanup_run(const cleanup_job *job, const bp_pair *pairs, size_t from,
+                               size_t to, moved_list *list, bool fetch)
 {
     int pass = job->pass;
     int8_t *moved_in_pass = job->moved_in_pass;
-    for (size_t p = 0; p < count; p++) {
+    for (size_t p = from; p < to; p++) {
         uint32_t a = pairs[p].a, b = pairs[p].b;
+        if (fetch)
+            bp_world_prefetch(job->world, pairs[p + BP_PREFETCH_AHEAD].b);
         int last = moved_in_pass[a] > moved_in_pass[b] ? moved_in_pass[a] : moved_in_pass[b];
         if (pass > 0 && last < pass - 1)
             continue;
@@ -447,10 +475,8 @@ static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t c
                 uint32_t i = both[e];
                 if (job->world->inv_mass[i] > 0.0 && moved_in_pass[i] != pass) {
                     if (!bp_reserve((void **)&list->balls, &list->capacity, list->count + 1,
-                                    sizeof(uint32_t))) {
-                        list->failed = true;
-                        return;
-                    }
+                                    sizeof(uint32_t)))
+                        return false;
                     moved_in_pass[i] = (int8_t)pass;
                     list->balls[list->count++] = i;
                 }
@@ -458,6 +484,17 @@ static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t c
         }
         list->deep |= deep;
     }
+    return true;
+}
+
+/* Piece k of a clean-up pass: the k-th strip of this parity. */
+static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t count,
+                          moved_list *list)
+{
+    /* Later passes skip most pairs: asking for their balls would waste. */
+    size_t fetches = job->pass == 0 ? bp_world_prefetches(job->world, count) : 0;
+    list->failed = !cleanup_run(job, pairs, 0, fetches, list, true) ||
+                   !cleanup_run(job, pairs, fetches, count, list, false);
 }
 
 static void cleanup_strip(void *context, int k)

@@ -152,9 +152,11 @@ static void find_touching(void *context, int k)
     const bp_pair *pairs = job->bp->pairs;
     uint32_t *edges = s->edges + 2 * lo, *degree = s->degree;
     uint8_t *state = s->pair_state;
-    size_t count = 0;
+    size_t count = 0, fetches = bp_world_prefetches(world, hi - lo);
     for (size_t p = lo; p < hi; p++) {
         uint32_t a = pairs[p].a, b = pairs[p].b, ea, eb;
+        if (p < lo + fetches)
+            bp_world_prefetch(world, pairs[p + BP_PREFETCH_AHEAD].b);
         s->in_visit[a] = 1;
         s->in_visit[b] = 1;
         if (height_of(world, a, job->up_y) >= job->deferred_above &&
