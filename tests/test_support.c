@@ -139,8 +139,45 @@ static void waiting_pairs_change_nothing(void)
     bp_world_destroy(autom);
 }
 
+/* From 4,096 balls whose lists are whole on, two threads share the pass's
+ * visits: each takes one side of the pit, and the balls at the edge wait
+ * for the other side's balls around them. The result must be one thread's,
+ * bit for bit. */
+static void two_sides_change_nothing(void)
+{
+    const uint64_t n = 9000;
+    bp_params params = bp_pit_params(n);
+    bp_world *pits[3];
+    for (int k = 0; k < 3; k++) {
+        pits[k] = bp_world_create(&params);
+        if (pits[k] && bp_spawn_pit(pits[k], n, 2))
+            for (int s = 0; s < 100; s++) /* half the pit has landed */
+                bp_world_step(pits[k]);
+    }
+    bp_world *before = pits[0], *one = pits[1], *two = pits[2];
+    bp_workers *workers = bp_workers_create(2);
+    bp_support s_one = {.defer = BP_SUPPORT_DEFER_NONE};
+    bp_support s_two = {.defer = BP_SUPPORT_DEFER_NONE};
+    bool ok = before && one && two && workers && support_pass(one, &s_one, NULL) &&
+              support_pass(two, &s_two, workers);
+    TAP_OK(ok, "9,000 balls: the passes run");
+    printf("# two threads shared %zu of %zu visits\n", s_two.shared_visits, s_two.visits);
+    TAP_OK(ok && s_one.shared_visits == 0 && s_two.shared_visits >= 4096,
+           "two threads shared the visits");
+    TAP_OK(ok && !same_balls(before, one), "the pass settles balls");
+    size_t lacking;
+    TAP_OK(ok && same_balls(one, two) && same_lists(&s_one, &s_two, n, false, &lacking),
+           "two sides: the same balls and lists as one thread");
+    bp_support_free(&s_one);
+    bp_support_free(&s_two);
+    bp_workers_destroy(workers);
+    for (int k = 0; k < 3; k++)
+        bp_world_destroy(pits[k]);
+}
+
 int main(void)
 {
     waiting_pairs_change_nothing();
+    two_sides_change_nothing();
     return tap_done();
 }

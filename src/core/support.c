@@ -25,6 +25,8 @@
 #include "support.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,13 +71,16 @@ void bp_support_free(bp_support *s)
     free(s->spare_edges);
     free(s->pair_state);
     free(s->whole);
+    free(s->rank);
+    free((void *)s->visited_in);
     *s = (bp_support){0};
 }
 
 static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, int strips)
 {
     if (balls + 1 > s->ball_capacity) {
-        size_t had = s->ball_capacity, c[8] = {had, had, had, had, had, had, had, had};
+        size_t had = s->ball_capacity;
+        size_t c[10] = {had, had, had, had, had, had, had, had, had, had};
         if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
@@ -83,8 +88,12 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
             !bp_reserve((void **)&s->first, &c[4], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)) ||
             !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)))
+            !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)) ||
+            !bp_reserve((void **)&s->rank, &c[8], balls + 1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&s->visited_in, &c[9], balls + 1, sizeof(atomic_uint)))
             return false;
+        for (size_t k = had; k < c[9]; k++)
+            atomic_init(&s->visited_in[k], s->pass_stamp);
         memset(s->in_visit + had, 0, c[2] - had);
         memset(s->degree + had, 0, (c[6] - had) * sizeof(uint32_t));
         /* bp_support_touching tells visited balls by their slot. */
@@ -285,8 +294,10 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
     }
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
-    for (size_t k = 0; k < visits; k++)
+    for (size_t k = 0; k < visits; k++) {
+        s->rank[k] = start[s->first[k]];
         s->order[start[s->first[k]]++] = s->visited[k];
+    }
 }
 
 /* Neighbour lists (CSR) of the visited balls, from the counts and edges
@@ -320,7 +331,9 @@ static bool list_neighbours(bp_support *s, bp_workers *workers, neighbour_job *j
 {
     s->filed_edges = edges;
     uint32_t longest = build_neighbours(s, workers, job, visits);
-    return bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
+    /* Two halves: the two sides of settle_sides. */
+    s->settled_half = (size_t)longest + 1;
+    return bp_reserve((void **)&s->settled, &s->settled_capacity, 2 * s->settled_half,
                       sizeof(uint32_t));
 }
 
@@ -330,6 +343,33 @@ static bool end_visits(bp_support *s, size_t visits, bool ok)
     for (size_t k = 0; k < visits; k++)
         s->in_visit[s->visited[k]] = 0;
     return ok;
+}
+
+/* Row and column of a grid cell, without a division per ball: the row
+ * from a product with 1 / cols, off by at most one, put right. */
+static inline uint32_t row_of(uint32_t cell, uint32_t cols, double inv_cols)
+{
+    uint32_t row = (uint32_t)((double)cell * inv_cols);
+    if (row * cols > cell)
+        row--;
+    else if ((row + 1) * cols <= cell)
+        row++;
+    return row;
+}
+
+static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
+{
+    return cell - row_of(cell, cols, inv_cols) * cols;
+}
+
+/* Whether balls a and b were sorted into the same or neighbouring cells. */
+static bool cells_meet(const bp_broadphase *bp, uint32_t a, uint32_t b)
+{
+    uint32_t cols = (uint32_t)bp->cols, ca = bp->ball_cell[a], cb = bp->ball_cell[b];
+    double inv_cols = 1.0 / cols;
+    uint32_t ra = row_of(ca, cols, inv_cols), rb = row_of(cb, cols, inv_cols);
+    uint32_t xa = ca - ra * cols, xb = cb - rb * cols;
+    return (ra > rb ? ra - rb : rb - ra) <= 1 && (xa > xb ? xa - xb : xb - xa) <= 1;
 }
 
 /* Whether sleeper u, listed with the balls awake in near[0 .. count), has
@@ -350,7 +390,10 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
      * same test as the search, spares the search of the grid. */
     uint32_t u_entry, l_entry;
     int64_t last = *anchor == UINT32_MAX ? -1 : bp_world_index_of(world, *anchor);
-    if (last >= 0 && (world->flags[last] & BP_BALL_ASLEEP) &&
+    /* A sleeper that touches u was sorted into the cells around u's (it has
+     * not moved). One that woke and left may be anywhere, even among the
+     * balls the other thread of settle_sides is moving: it is not read. */
+    if (last >= 0 && cells_meet(bp, (uint32_t)last, u) && (world->flags[last] & BP_BALL_ASLEEP) &&
         touching(world, (uint32_t)last, u, margin, up_y, &l_entry, &u_entry) &&
         (u_entry & BP_SUPPORTER_BIT))
         return false;
@@ -604,6 +647,139 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
     world->vy[u] = vy;
 }
 
+/* Visits ball u, in order: a sleeper that lost what held it up wakes; a
+ * ball on the floor, on a wall that carries it or on a supported ball
+ * settles and is supported. true if it settled. */
+static bool visit(bp_support *s, const bp_broadphase *bp, const settle_context *ctx, uint32_t u)
+{
+    bp_world *world = ctx->world;
+    uint8_t *supported = s->supported;
+    uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
+    if (world->flags[u] & BP_BALL_ASLEEP) {
+        /* A sleeper does not move, but it must not hang in the air once
+         * what held it up goes: it wakes when neither a ball awake nor a
+         * sleeper holds it up any more (lost_support). */
+        if (!(world->flags[u] & BP_BALL_GROUNDED) &&
+            lost_support(world, bp, supported, u, s->near + lo, hi - lo, ctx->up_y, ctx->margin,
+                         &s->anchor[world->id[u]])) {
+            bp_world_wake(world, u);
+            supported[u] = 0;
+        }
+        return false;
+    }
+    if (supported[u])
+        return false;
+    bool on_floor = plane_gap(world, u, BP_HELD_BY_FLOOR, ctx->up_y) < ctx->margin;
+    bool on_ball = false;
+    for (uint32_t j = lo; j < hi && !on_ball; j++)
+        on_ball = (s->near[j] & BP_SUPPORTER_BIT) && supported[s->near[j] & ~BP_SUPPORTER_BIT];
+    /* A ball on a sloped wall that carries it (a floor contact, see
+     * arena.h) is supported too; the wall's own contact stays the wall
+     * code's, only the arena's floor and sides get constraints here. */
+    bool on_wall = (world->flags[u] & BP_BALL_GROUNDED) != 0;
+    if (!on_floor && !on_ball && !on_wall)
+        return false;
+    settle(ctx, u, s->near + lo, hi - lo);
+    supported[u] = 1;
+    return true;
+}
+
+/* Visits from this many balls on are split between two threads. */
+#define BP_SUPPORT_SIDES_MIN_VISITS 4096
+
+/* The visits in order, split between two threads by the grid's columns:
+ * side 0 takes the balls sorted into columns left of mid, side 1 the rest.
+ * A ball meets only balls sorted into the cells around its own (its lists,
+ * the grid below it, the sleeper it last rested on while that still
+ * touches it), so only balls of columns mid - 1 and mid, the edge, meet
+ * the other side's. Before its visit, an edge ball waits until every ball
+ * of the other side around it that comes before it in the order has been
+ * visited; one that comes after waits for it in turn. Every ball then sees
+ * what it would see if one thread visited them all in order. */
+typedef struct sides_job {
+    bp_support *s;
+    const bp_broadphase *bp;
+    settle_context ctx;
+    size_t end;   /* visits order[0 .. end) */
+    uint32_t mid; /* the first column of side 1 */
+} sides_job;
+
+/* Waits until every ball of the other side in the cells around edge ball
+ * u's (in column, row), visited before u (before rank k), has been. */
+static void wait_for_other_side(const sides_job *job, uint32_t u, uint32_t column, size_t k)
+{
+    const bp_support *s = job->s;
+    const bp_broadphase *bp = job->bp;
+    uint32_t cols = (uint32_t)bp->cols, rows = (uint32_t)bp->rows;
+    uint32_t row = bp->ball_cell[u] / cols;
+    bool right = column >= job->mid;
+    for (uint32_t y = row > 0 ? row - 1 : 0; y <= row + 1 && y < rows; y++)
+        for (uint32_t x = column > 0 ? column - 1 : 0; x <= column + 1 && x < cols; x++) {
+            if ((x >= job->mid) == right)
+                continue;
+            size_t c = (size_t)y * cols + x;
+            for (uint32_t p = bp->cell_start[c]; p < bp->cell_start[c + 1]; p++) {
+                uint32_t w = bp->items[p];
+                if (!s->in_visit[w] || s->rank[s->slot[w]] >= k)
+                    continue;
+                unsigned rounds = 0;
+                while (atomic_load_explicit(&s->visited_in[w], memory_order_acquire) !=
+                       s->pass_stamp)
+                    bp_workers_wait_round(&rounds);
+            }
+        }
+}
+
+static void settle_side(void *context, int side)
+{
+    const sides_job *job = context;
+    bp_support *s = job->s;
+    uint32_t cols = (uint32_t)job->bp->cols, mid = job->mid;
+    double inv_cols = 1.0 / cols;
+    settle_context ctx = job->ctx;
+    ctx.settled += (size_t)side * s->settled_half;
+    const uint32_t *ball_cell = job->bp->ball_cell;
+    for (size_t k = 0; k < job->end; k++) {
+        uint32_t u = s->order[k];
+        uint32_t column = column_of(ball_cell[u], cols, inv_cols);
+        if ((column >= mid) != (side == 1))
+            continue;
+        bool edge = column + 1 == mid || column == mid;
+        if (edge)
+            wait_for_other_side(job, u, column, k);
+        visit(s, job->bp, &ctx, u);
+        if (edge)
+            atomic_store_explicit(&s->visited_in[u], s->pass_stamp, memory_order_release);
+    }
+}
+
+/* Visits order[0 .. end) on two threads (see sides_job), without the
+ * stop of bp_support_pass's loop; returns where that loop would have
+ * stopped (end if not before), with *top its top there. The visits after
+ * that stop settled nothing: the loop stops only at a ball out of reach of
+ * everything settled. */
+static size_t settle_sides(bp_support *s, const bp_broadphase *bp, const settle_context *ctx,
+                           bp_workers *workers, size_t end, double *top, double max_rise,
+                           double inv_bin, double bin, size_t bins)
+{
+    sides_job job = {.s = s, .bp = bp, .ctx = *ctx, .end = end};
+    job.mid = (uint32_t)(bp->cols / 2);
+    s->pass_stamp++;
+    bp_workers_run(workers, settle_side, &job, 2);
+    /* One thread would have stopped at the first ball out of reach of
+     * everything settled before it; none settled from there on. */
+    const bp_world *world = ctx->world;
+    for (size_t k = 0; k < end; k++) {
+        uint32_t u = s->order[k];
+        bool settled = s->supported[u] && !(world->flags[u] & BP_BALL_HELD);
+        if (!settled && (double)bin_of(world, u, ctx->up_y, inv_bin, bins) * bin > *top + max_rise)
+            return k;
+        if (settled)
+            *top = bp_max(*top, height_of(world, u, ctx->up_y));
+    }
+    return end;
+}
+
 bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min,
                      bp_workers *workers)
 {
@@ -668,7 +844,22 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
-    for (size_t k = 0; k < visits; k++) {
+    size_t k = 0;
+    /* Two threads share the first visits, up to the first ball whose list
+     * is not whole, if there are many; then the loop below goes on from
+     * there, unless it would have stopped before. */
+    size_t whole_end = 0;
+    if (bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS)
+        while (whole_end < visits && s->whole[s->slot[s->order[whole_end]]])
+            whole_end++;
+    s->shared_visits = 0;
+    if (whole_end >= BP_SUPPORT_SIDES_MIN_VISITS) {
+        s->shared_visits = whole_end;
+        k = settle_sides(s, bp, &ctx, workers, whole_end, &top, max_rise, inv_bin, bin, bins);
+        if (k < whole_end)
+            k = visits;
+    }
+    for (; k < visits; k++) {
         uint32_t u = s->order[k];
         /* Its bin, and every ball's after it, lies out of reach of
          * everything supported: nothing more will be. In a falling crowd
@@ -688,35 +879,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                 return end_visits(s, visits, false);
             ctx.settled = s->settled;
         }
-        uint32_t lo = s->first[s->slot[u]], hi = s->first[s->slot[u] + 1];
-        if (world->flags[u] & BP_BALL_ASLEEP) {
-            /* A sleeper does not move, but it must not hang in the air once
-             * what held it up goes: it wakes when neither a ball awake nor a
-             * sleeper holds it up any more (lost_support). */
-            if (!(world->flags[u] & BP_BALL_GROUNDED) &&
-                lost_support(world, bp, supported, u, s->near + lo, hi - lo, up_y, margin,
-                             &s->anchor[world->id[u]])) {
-                bp_world_wake(world, u);
-                supported[u] = 0;
-            }
-            continue;
-        }
-        if (supported[u])
-            continue;
-        bool on_floor = plane_gap(world, u, BP_HELD_BY_FLOOR, up_y) < margin;
-        bool on_ball = false;
-        for (uint32_t j = lo; j < hi && !on_ball; j++)
-            on_ball = (s->near[j] & BP_SUPPORTER_BIT) &&
-                      supported[s->near[j] & ~BP_SUPPORTER_BIT];
-        /* A ball on a sloped wall that carries it (a floor contact, see
-         * arena.h) is supported too; the wall's own contact stays the wall
-         * code's, only the arena's floor and sides get constraints here. */
-        bool on_wall = (world->flags[u] & BP_BALL_GROUNDED) != 0;
-        if (!on_floor && !on_ball && !on_wall)
-            continue;
-        settle(&ctx, u, s->near + lo, hi - lo);
-        supported[u] = 1;
-        top = bp_max(top, height_of(world, u, up_y));
+        if (visit(s, bp, &ctx, u))
+            top = bp_max(top, height_of(world, u, up_y));
     }
     s->last_top = top;
     return end_visits(s, visits, true);

@@ -1,6 +1,7 @@
 #include "workers.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -35,6 +36,14 @@ static inline void spin_pause(void)
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
+}
+
+void bp_workers_wait_round(unsigned *rounds)
+{
+    if ((*rounds)++ < BP_WORKERS_SPINS)
+        spin_pause();
+    else
+        sched_yield();
 }
 
 /* The piece handed out k-th: the first half's and the second half's by

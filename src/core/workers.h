@@ -8,6 +8,12 @@
 
 typedef struct bp_workers bp_workers;
 
+/* One round of waiting for a value that another thread of the pool will
+ * change: a pause at first; after a while, a hand-over of the core, which
+ * that very thread may be waiting for on a busy machine. rounds counts the
+ * calls; start it at 0. */
+void bp_workers_wait_round(unsigned *rounds);
+
 /* One piece of a job, piece in [0, pieces). Pieces of one job must not
  * touch the same data. */
 typedef void (*bp_job)(void *context, int piece);
