@@ -45,7 +45,7 @@ typedef struct bp_support {
     uint8_t *whole;         /* per slot: its list has every touching ball */
     uint32_t *rank;         /* per slot: its place in order */
     /* Per ball: pass_stamp once visited by the pass's two threads (edge
-     * balls only, see settle_sides). */
+     * balls only, see sides_job in support.c). */
     atomic_uint *visited_in;
     unsigned pass_stamp;
     double last_top;        /* height where the last pass stopped */
