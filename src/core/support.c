@@ -295,8 +295,9 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
     for (size_t k = 0; k < visits; k++) {
-        s->rank[k] = start[s->first[k]];
-        s->order[start[s->first[k]]++] = s->visited[k];
+        uint32_t place = start[s->first[k]]++;
+        s->rank[k] = place;
+        s->order[place] = s->visited[k];
     }
 }
 
@@ -345,30 +346,23 @@ static bool end_visits(bp_support *s, size_t visits, bool ok)
     return ok;
 }
 
-/* Row and column of a grid cell, without a division per ball: the row
- * from a product with 1 / cols, off by at most one, put right. */
-static inline uint32_t row_of(uint32_t cell, uint32_t cols, double inv_cols)
+/* Column of a grid cell, without a division per ball: the row from a
+ * product with 1 / cols, off by at most one, put right. */
+static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
 {
     uint32_t row = (uint32_t)((double)cell * inv_cols);
     if (row * cols > cell)
         row--;
     else if ((row + 1) * cols <= cell)
         row++;
-    return row;
-}
-
-static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
-{
-    return cell - row_of(cell, cols, inv_cols) * cols;
+    return cell - row * cols;
 }
 
 /* Whether balls a and b were sorted into the same or neighbouring cells. */
 static bool cells_meet(const bp_broadphase *bp, uint32_t a, uint32_t b)
 {
     uint32_t cols = (uint32_t)bp->cols, ca = bp->ball_cell[a], cb = bp->ball_cell[b];
-    double inv_cols = 1.0 / cols;
-    uint32_t ra = row_of(ca, cols, inv_cols), rb = row_of(cb, cols, inv_cols);
-    uint32_t xa = ca - ra * cols, xb = cb - rb * cols;
+    uint32_t ra = ca / cols, rb = cb / cols, xa = ca % cols, xb = cb % cols;
     return (ra > rb ? ra - rb : rb - ra) <= 1 && (xa > xb ? xa - xb : xb - xa) <= 1;
 }
 
