@@ -27,9 +27,10 @@ int bp_workers_count(const bp_workers *workers);
 /* Runs every piece of job once and returns when all are done. Pieces are
  * handed out one at a time to whoever is free, the caller included: a
  * helper that wakes late finds the work done rather than being waited for.
- * They go out from the first and the second half by turns, so that two
- * threads work on pieces far apart. With a NULL pool the caller runs them
- * all, in order. */
+ * The caller takes them from the first on, the helpers from the last back,
+ * so that two threads work on pieces far apart, and on the same pieces from
+ * one job to the next. With a NULL pool the caller runs them all, in
+ * order. */
 void bp_workers_run(bp_workers *workers, bp_job job, void *context, int pieces);
 
 #endif
