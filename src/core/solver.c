@@ -823,6 +823,12 @@ bool bp_solver_begin_step(bp_world *world)
     return true;
 }
 
+bp_workers *bp_solver_workers(bp_world *world)
+{
+    update_workers(world->solver, world);
+    return world->solver->workers;
+}
+
 void bp_solver_end_step(bp_world *world)
 {
     bp_solver *solver = world->solver;

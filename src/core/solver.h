@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "workers.h"
 #include "world.h"
 
 bp_solver *bp_solver_create(void);
@@ -24,6 +25,11 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep);
  * through the step towards sleep (sleep.h). */
 bool bp_solver_begin_step(bp_world *world);
 void bp_solver_end_step(bp_world *world);
+
+/* The worker threads of the step (world->threads of them, when the world
+ * is big enough for threads to pay), for its other parts to share; NULL
+ * when the caller works alone. */
+bp_workers *bp_solver_workers(bp_world *world);
 
 /* Deepest overlap between any two balls, px (0 when none touch). */
 double bp_solver_max_overlap(const bp_world *world);

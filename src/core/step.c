@@ -23,10 +23,13 @@
 #include "solver.h"
 #include "sweep.h"
 #include "walls.h"
+#include "workers.h"
 #include "world.h"
 
 #define BP_SUBSTEP_TRAVEL 2.5
 #define BP_MAX_SUBSTEPS 4
+/* Most pieces the move is split into: one per thread, up to this. */
+#define BP_MAX_PIECES 16
 
 /* How many substeps this step needs: the farthest an awake ball would go,
  * in its own radii, over BP_SUBSTEP_TRAVEL. */
@@ -46,49 +49,80 @@ static int substeps_for(const bp_world *world, double dt)
     return k < 1 ? 1 : (k > BP_MAX_SUBSTEPS ? BP_MAX_SUBSTEPS : k);
 }
 
-static bool substep(bp_world *world, double dt, bool last)
-{
-    const bp_params *p = &world->params;
-    double dv_gravity = p->gravity * dt;
-    /* Exact solution of dv/dt = -drag v over the step: the same decay per
-     * second at any hz. */
-    double damping = exp(-p->drag * dt);
-    /* Two substeps' worth of gravity: what a resting ball gathers. */
-    double rest_speed = 2.0 * fabs(p->gravity) * dt;
-    world->statics->anchors_valid = false; /* set again once every ball moved */
+/* The move of one substep, split by ball index for the step's threads:
+ * each ball's move depends on that ball alone. */
+typedef struct move_job {
+    bp_world *world;
+    double dt, dv_gravity, damping, rest_speed;
+    double fast_scale; /* fast: (v dt)^2 > (BP_FAST_FRACTION r)^2, as v^2 > r^2 fast_scale */
+    int pieces;
+    struct {
+        double r_max;
+        size_t held; /* fast balls held for the sweep */
+    } part[BP_MAX_PIECES];
+} move_job;
 
-    /* fast: (v dt)^2 > (BP_FAST_FRACTION r)^2, as v^2 > r^2 * fast_scale. */
-    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
+static void move_piece(void *context, int piece)
+{
+    move_job *job = context;
+    bp_world *world = job->world;
+    size_t n = world->count;
+    size_t begin = bp_piece_start(n, piece, job->pieces);
+    size_t end = bp_piece_start(n, piece + 1, job->pieces);
     double r_max = 0.0;
-    bool sweeping = false;
+    size_t held = 0;
     /* Sleepers stay exactly where they were, still on the ground. */
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
+    for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
+         i = bp_world_next_awake_below(world, i + 1, end)) {
         world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         if (!(world->flags[i] & BP_BALL_HELD)) {
-            world->vy[i] += dv_gravity;
-            world->vx[i] *= damping;
-            world->vy[i] *= damping;
+            world->vy[i] += job->dv_gravity;
+            world->vx[i] *= job->damping;
+            world->vy[i] *= job->damping;
         }
         double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
         r_max = r > r_max ? r : r_max;
-        if (vx * vx + vy * vy > r * r * fast_scale) {
-            if (!sweeping) {
-                bp_sweep_begin(world);
-                sweeping = true;
-            }
-            bp_sweep_add(world, i);
+        if (vx * vx + vy * vy > r * r * job->fast_scale) {
+            bp_sweep_hold(world, i);
+            held++;
             continue;
         }
-        if (!bp_arena_move_open(world, i, dt))
-            bp_arena_move(world, i, dt, 0.0, BP_MAX_IMPACTS, false, rest_speed);
+        if (!bp_arena_move_open(world, i, job->dt))
+            bp_arena_move(world, i, job->dt, 0.0, BP_MAX_IMPACTS, false, job->rest_speed);
+    }
+    job->part[piece].r_max = r_max;
+    job->part[piece].held = held;
+}
+
+static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
+{
+    const bp_params *p = &world->params;
+    move_job job = {
+        .world = world,
+        .dt = dt,
+        .dv_gravity = p->gravity * dt,
+        /* Exact solution of dv/dt = -drag v over the step: the same decay
+         * per second at any hz. */
+        .damping = exp(-p->drag * dt),
+        /* Two substeps' worth of gravity: what a resting ball gathers. */
+        .rest_speed = 2.0 * fabs(p->gravity) * dt,
+        .fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt),
+        .pieces = bp_workers_count(workers) < BP_MAX_PIECES ? bp_workers_count(workers)
+                                                            : BP_MAX_PIECES,
+    };
+    world->statics->anchors_valid = false; /* set again once every ball moved */
+    bp_workers_run(workers, move_piece, &job, job.pieces);
+    double r_max = 0.0;
+    size_t held = 0;
+    for (int piece = 0; piece < job.pieces; piece++) {
+        r_max = job.part[piece].r_max > r_max ? job.part[piece].r_max : r_max;
+        held += job.part[piece].held;
     }
     /* Out of memory the sweep still moves every held ball (without ball
      * impacts), so the step goes on either way. */
-    if (sweeping)
-        (void)bp_sweep_run(world, dt, r_max, rest_speed);
+    (void)bp_sweep_run(world, held, dt, r_max, job.rest_speed, workers);
     world->statics->anchors_valid = world->wall_count > 0;
-    return bp_solver_resolve(world, rest_speed, last);
+    return bp_solver_resolve(world, job.rest_speed, last);
 }
 
 bool bp_world_step(bp_world *world)
@@ -98,8 +132,9 @@ bool bp_world_step(bp_world *world)
     /* Walls and ball count do not change within a step: prepare once. */
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
         return false;
+    bp_workers *workers = bp_solver_workers(world);
     for (int s = 0; s < k; s++)
-        if (!substep(world, dt / k, s == k - 1))
+        if (!substep(world, dt / k, s == k - 1, workers))
             return false;
     bp_solver_end_step(world);
     world->steps++;

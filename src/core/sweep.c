@@ -28,8 +28,10 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bytescan.h"
 #include "collide.h"
 #include "grow.h"
+#include "workers.h"
 
 /* Searches for the next impact per queued ball before it just moves on. */
 #define BP_SWEEP_EVENTS 16
@@ -51,6 +53,7 @@ struct bp_sweep {
     uint32_t *stamp;  /* == step_stamp: time[] and state[] are this step's */
     double *time;     /* fraction of the step reached */
     uint8_t *state;   /* IN_* */
+    uint8_t *held;    /* 1: bp_sweep_hold, for the next run */
     uint32_t step_stamp;
 
     uint32_t *queue;
@@ -68,6 +71,10 @@ struct bp_sweep {
     size_t blocks, blocks_capacity;
     double *hood_spread2; /* per block: spread_around_blocks */
     size_t hood_capacity;
+    double *piece_vbox;   /* drop_calm's block boxes of pieces 1 on */
+    size_t piece_vbox_capacity;
+    uint8_t *calm;        /* drop_calm: per queued ball, whether it went */
+    size_t calm_capacity;
     uint32_t query_stamp;
     int fresh[4];         /* x0, x1, y0, y1: the cells marked since the last fill */
     uint32_t *touched;    /* cells to reset after the step */
@@ -88,6 +95,7 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->stamp);
     free(sw->time);
     free(sw->state);
+    free(sw->held);
     free(sw->queue);
     free(sw->head);
     free(sw->mark);
@@ -95,6 +103,8 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->vbox);
     free(sw->block_vbox);
     free(sw->hood_spread2);
+    free(sw->piece_vbox);
+    free(sw->calm);
     free(sw->touched);
     free(sw->next);
     free(sw->node_ball);
@@ -112,18 +122,20 @@ bool bp_sweep_reserve(bp_world *world)
     size_t n = world->count;
     if (n <= sw->capacity)
         return true;
-    size_t c1 = sw->capacity, c2 = c1, c3 = c1;
+    size_t c1 = sw->capacity, c2 = c1, c3 = c1, c4 = c1;
     if (!bp_reserve((void **)&sw->stamp, &c1, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&sw->time, &c2, n, sizeof(double)) ||
-        !bp_reserve((void **)&sw->state, &c3, n, sizeof(uint8_t)))
+        !bp_reserve((void **)&sw->state, &c3, n, sizeof(uint8_t)) ||
+        !bp_reserve((void **)&sw->held, &c4, c1, sizeof(uint8_t)))
         return false;
-    /* New slots must not look stamped. */
+    /* New slots must not look stamped or held. */
     memset(sw->stamp + sw->capacity, 0, (c1 - sw->capacity) * sizeof(uint32_t));
+    memset(sw->held + sw->capacity, 0, c1 - sw->capacity);
     sw->capacity = c1;
     return true;
 }
 
-void bp_sweep_begin(bp_world *world)
+static void begin(bp_world *world)
 {
     bp_sweep *sw = world->sweep;
     if (++sw->step_stamp == 0) {
@@ -165,11 +177,9 @@ static void enqueue(bp_sweep *sw, size_t i)
     sw->state[i] |= IN_QUEUE;
 }
 
-void bp_sweep_add(bp_world *world, size_t i)
+void bp_sweep_hold(bp_world *world, size_t i)
 {
-    bp_sweep *sw = world->sweep;
-    touch(sw, i, 0.0);
-    enqueue(sw, i);
+    world->sweep->held[i] = 1;
 }
 
 static int cell_of(double v, double inv, int n)
@@ -594,15 +604,13 @@ static bool calm_around(const bp_sweep *sw, double x, double y, double dx, doubl
     return true;
 }
 
-/* For every block, the squared spread of the velocities in it and in the
- * eight blocks around it: how far apart (vx, vy) in the box of all nine can
- * be. Empty boxes add nothing. */
-static bool spread_around_blocks(bp_sweep *sw)
+/* For every block of rows [row_begin, row_end), the squared spread of the
+ * velocities in it and in the eight blocks around it: how far apart
+ * (vx, vy) in the box of all nine can be. Empty boxes add nothing. */
+static void spread_around_blocks(bp_sweep *sw, int row_begin, int row_end)
 {
-    if (!bp_reserve((void **)&sw->hood_spread2, &sw->hood_capacity, sw->blocks, sizeof(double)))
-        return false;
     int cols = sw->block_cols, rows = (int)(sw->blocks / (size_t)cols);
-    for (int by = 0; by < rows; by++)
+    for (int by = row_begin; by < row_end; by++)
         for (int bx = 0; bx < cols; bx++) {
             double hood[4];
             vbox_clear(hood);
@@ -618,7 +626,6 @@ static bool spread_around_blocks(bp_sweep *sw)
             double ey = hood[2] <= hood[3] ? hood[3] - hood[2] : 0.0;
             sw->hood_spread2[(size_t)by * (size_t)cols + (size_t)bx] = ex * ex + ey * ey;
         }
-    return true;
 }
 
 /* A quick yes for calm_around, for a ball standing at (x, y) among the
@@ -647,14 +654,15 @@ static bool calm_hood(const bp_sweep *sw, double x, double y, double dx, double 
 /* Adds ball j's velocity to the blocks it may stand in during the step:
  * along its path if it is queued (still at the step's start), else where
  * it stands. */
-static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j, double inv)
+static void add_to_blocks(const bp_sweep *sw, const bp_world *world, size_t j, double inv,
+                          double *boxes)
 {
     double vx = world->vx[j], vy = world->vy[j];
     if (!(state_of(sw, j) & IN_QUEUE)) {
         /* Most balls, sleepers and all: one block. */
         size_t bx = (size_t)cell_of(world->x[j], inv, sw->cols) / BP_SWEEP_BLOCK;
         size_t by = (size_t)cell_of(world->y[j], inv, sw->rows) / BP_SWEEP_BLOCK;
-        vbox_add(block_box(sw, bx, by), vx, vy);
+        vbox_add(&boxes[4 * (by * (size_t)sw->block_cols + bx)], vx, vy);
         return;
     }
     double dx = vx * sw->dt, dy = vy * sw->dt;
@@ -664,7 +672,71 @@ static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j, double 
     int y1 = cell_of(dy < 0.0 ? world->y[j] : world->y[j] + dy, inv, sw->rows);
     for (int by = y0 / BP_SWEEP_BLOCK; by <= y1 / BP_SWEEP_BLOCK; by++)
         for (int bx = x0 / BP_SWEEP_BLOCK; bx <= x1 / BP_SWEEP_BLOCK; bx++)
-            vbox_add(block_box(sw, (size_t)bx, (size_t)by), vx, vy);
+            vbox_add(&boxes[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)], vx, vy);
+}
+
+/* drop_calm's work, split into pieces by ball index (the boxes) and by
+ * queue position (the calm test) for the step's threads. Boxes take the
+ * least and greatest velocity of their balls, whichever piece adds them,
+ * so the split changes no box. */
+typedef struct calm_job {
+    bp_sweep *sw;
+    bp_world *world;
+    int pieces;
+    bool hoods; /* hood_spread2 holds every block's spread */
+} calm_job;
+
+static double *piece_boxes(const bp_sweep *sw, int piece)
+{
+    return piece == 0 ? sw->block_vbox : sw->piece_vbox + 4 * sw->blocks * (size_t)(piece - 1);
+}
+
+static void spread_piece(void *context, int piece)
+{
+    const calm_job *job = context;
+    size_t rows = job->sw->blocks / (size_t)job->sw->block_cols;
+    spread_around_blocks(job->sw, (int)bp_piece_start(rows, piece, job->pieces),
+                         (int)bp_piece_start(rows, piece + 1, job->pieces));
+}
+
+static void add_piece_to_blocks(void *context, int piece)
+{
+    const calm_job *job = context;
+    const bp_sweep *sw = job->sw;
+    double *boxes = piece_boxes(sw, piece);
+    if (piece > 0) /* piece 0's are the blocks' own, cleared by layout */
+        for (size_t b = 0; b < sw->blocks; b++)
+            vbox_clear(&boxes[4 * b]);
+    double inv = 1.0 / sw->cell;
+    size_t end = bp_piece_start(job->world->count, piece + 1, job->pieces);
+    for (size_t j = bp_piece_start(job->world->count, piece, job->pieces); j < end; j++)
+        add_to_blocks(sw, job->world, j, inv, boxes);
+}
+
+/* Marks calm[k] for each calm queued ball of the piece, and moves it to the
+ * end of the step. */
+static void drop_calm_piece(void *context, int piece)
+{
+    const calm_job *job = context;
+    bp_sweep *sw = job->sw;
+    bp_world *world = job->world;
+    size_t end = bp_piece_start(sw->queue_count, piece + 1, job->pieces);
+    for (size_t k = bp_piece_start(sw->queue_count, piece, job->pieces); k < end; k++) {
+        size_t f = sw->queue[k];
+        double x = world->x[f], y = world->y[f];
+        double dx = world->vx[f] * sw->dt, dy = world->vy[f] * sw->dt;
+        double slow = BP_FAST_FRACTION * world->r[f] / sw->dt;
+        double grow_px = world->r[f] + sw->reach;
+        sw->calm[k] =
+            bp_arena_path_open(world, x, y, dx, dy, world->r[f]) &&
+            ((job->hoods && calm_hood(sw, x, y, dx, dy, grow_px, slow * slow)) ||
+             calm_around(sw, x, y, dx, dy, grow_px, world->vx[f], world->vy[f], slow * slow));
+        if (sw->calm[k]) {
+            bp_arena_move_open(world, f, sw->dt);
+            touch(sw, f, 1.0);
+            sw->state[f] = 0;
+        }
+    }
 }
 
 /* Takes out of the queue, and moves straight to the end of the step, every
@@ -672,30 +744,35 @@ static void add_to_blocks(bp_sweep *sw, const bp_world *world, size_t j, double 
  * its path (calm_around, on blocks that hold every ball). Its search would
  * find nothing, and a falling crowd is mostly such balls: filing them all
  * along their paths was most of the sweep's cost while a big pit landed. */
-static void drop_calm(bp_sweep *sw, bp_world *world)
+static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
 {
-    double inv = 1.0 / sw->cell;
-    for (size_t j = 0; j < world->count; j++)
-        add_to_blocks(sw, world, j, inv);
-    /* Out of memory, every ball asks calm_around. */
-    bool hoods = spread_around_blocks(sw);
-    size_t kept = 0;
-    for (size_t k = 0; k < sw->queue_count; k++) {
-        size_t f = sw->queue[k];
-        double x = world->x[f], y = world->y[f];
-        double dx = world->vx[f] * sw->dt, dy = world->vy[f] * sw->dt;
-        double slow = BP_FAST_FRACTION * world->r[f] / sw->dt;
-        double grow_px = world->r[f] + sw->reach;
-        if (bp_arena_path_open(world, x, y, dx, dy, world->r[f]) &&
-            ((hoods && calm_hood(sw, x, y, dx, dy, grow_px, slow * slow)) ||
-             calm_around(sw, x, y, dx, dy, grow_px, world->vx[f], world->vy[f], slow * slow))) {
-            bp_arena_move_open(world, f, sw->dt);
-            touch(sw, f, 1.0);
-            sw->state[f] = 0;
-            continue;
+    calm_job job = {.sw = sw, .world = world, .pieces = bp_workers_count(workers)};
+    if (!bp_reserve((void **)&sw->calm, &sw->calm_capacity, sw->queue_count, 1))
+        return; /* every fast ball searches */
+    if (!bp_reserve((void **)&sw->piece_vbox, &sw->piece_vbox_capacity,
+                    4 * sw->blocks * (size_t)(job.pieces - 1), sizeof(double)))
+        job.pieces = 1;
+    bp_workers_run(workers, add_piece_to_blocks, &job, job.pieces);
+    for (int piece = 1; piece < job.pieces; piece++) {
+        const double *from = piece_boxes(sw, piece);
+        for (size_t b = 0; b < 4 * sw->blocks; b += 4) {
+            double *to = &sw->block_vbox[b];
+            to[0] = bp_min(to[0], from[b]);
+            to[1] = bp_max(to[1], from[b + 1]);
+            to[2] = bp_min(to[2], from[b + 2]);
+            to[3] = bp_max(to[3], from[b + 3]);
         }
-        sw->queue[kept++] = (uint32_t)f;
     }
+    /* Out of memory, every ball asks calm_around. */
+    job.hoods =
+        bp_reserve((void **)&sw->hood_spread2, &sw->hood_capacity, sw->blocks, sizeof(double));
+    if (job.hoods)
+        bp_workers_run(workers, spread_piece, &job, job.pieces);
+    bp_workers_run(workers, drop_calm_piece, &job, job.pieces);
+    size_t kept = 0;
+    for (size_t k = 0; k < sw->queue_count; k++)
+        if (!sw->calm[k])
+            sw->queue[kept++] = sw->queue[k];
     sw->queue_count = kept;
     for (size_t b = 0; b < sw->blocks; b++)
         vbox_clear(&sw->block_vbox[4 * b]);
@@ -758,7 +835,8 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         bring_to(world, sw, f, 1.0, false, rest_speed);
 }
 
-bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
+static bool run(bp_world *world, double dt, double r_max, double rest_speed,
+                bp_workers *workers)
 {
     bp_sweep *sw = world->sweep;
     sw->dt = dt;
@@ -769,7 +847,7 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
     bool ok = layout(sw, world);
     /* Worth a pass over every ball only for a crowd of fast balls. */
     if (ok && sw->queue_count * BP_SWEEP_CROWD > world->count)
-        drop_calm(sw, world);
+        drop_calm(sw, world, workers);
     if (ok) {
         /* Many fast balls (a falling crowd): filing every ball costs less
          * than marking around each of them. */
@@ -804,4 +882,20 @@ bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed)
     }
     finish_grid(sw);
     return ok;
+}
+
+bool bp_sweep_run(bp_world *world, size_t held, double dt, double r_max, double rest_speed,
+                  bp_workers *workers)
+{
+    if (held == 0)
+        return true;
+    bp_sweep *sw = world->sweep;
+    begin(world);
+    for (size_t i = bp_scan_bytes(sw->held, 0, world->count, 1, true); held > 0;
+         i = bp_scan_bytes(sw->held, i + 1, world->count, 1, true), held--) {
+        sw->held[i] = 0;
+        touch(sw, i, 0.0);
+        enqueue(sw, i);
+    }
+    return run(world, dt, r_max, rest_speed, workers);
 }

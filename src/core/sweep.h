@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "workers.h"
 #include "world.h"
 
 /* A ball moving more than this fraction of its radius in one step is fast.
@@ -26,18 +27,19 @@ void bp_sweep_destroy(bp_sweep *sw);
  * runs out (nothing has changed then). */
 bool bp_sweep_reserve(bp_world *world);
 
-/* Starts a step's sweep: called before the first bp_sweep_add. */
-void bp_sweep_begin(bp_world *world);
+/* Holds ball i (fast, not yet moved this step) for the next bp_sweep_run.
+ * Threads may hold different balls at the same time. */
+void bp_sweep_hold(bp_world *world, size_t i);
 
-/* Holds ball i (fast, not yet moved this step) for bp_sweep_run. */
-void bp_sweep_add(bp_world *world, size_t i);
-
-/* Moves every held ball through the step of dt seconds, colliding it with
- * the balls on its path (other balls have already moved: they are traced
- * back along their velocity to the time of impact) and with walls, and
- * moves the balls it hits through the rest of the step. r_max is the
- * largest radius, px. false when memory runs out (the held balls then make
- * an ordinary swept move). */
-bool bp_sweep_run(bp_world *world, double dt, double r_max, double rest_speed);
+/* Moves every ball held since the last run (held of them, 0 if none)
+ * through the step of dt seconds, colliding it with the balls on its path
+ * (other balls have already moved: they are traced back along their
+ * velocity to the time of impact) and with walls, and moves the balls it
+ * hits through the rest of the step. r_max is the largest radius, px.
+ * workers (NULL: none) share the part that looks at every ball; the result
+ * is the same without. false when memory runs out (the held balls then
+ * make an ordinary swept move). */
+bool bp_sweep_run(bp_world *world, size_t held, double dt, double r_max, double rest_speed,
+                  bp_workers *workers);
 
 #endif

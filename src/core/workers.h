@@ -5,6 +5,7 @@
 #define BP_WORKERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct bp_workers bp_workers;
 
@@ -13,6 +14,14 @@ typedef struct bp_workers bp_workers;
  * that very thread may be waiting for on a busy machine. rounds counts the
  * calls; start it at 0. */
 void bp_workers_wait_round(unsigned *rounds);
+
+/* Where piece `piece` of `pieces` even pieces of count items starts (piece
+ * == pieces: count). */
+static inline size_t bp_piece_start(size_t count, int piece, int pieces)
+{
+    return count / (size_t)pieces * (size_t)piece +
+           count % (size_t)pieces * (size_t)piece / (size_t)pieces;
+}
 
 /* One piece of a job, piece in [0, pieces). Pieces of one job must not
  * touch the same data. */

@@ -102,6 +102,13 @@ static inline size_t bp_world_next_awake(const bp_world *world, size_t i)
     return bp_scan_bytes(world->flags, i, world->count, BP_BALL_ASLEEP, false);
 }
 
+/* The same below end (end if none): reads no flag from end on, which
+ * another thread may be writing. */
+static inline size_t bp_world_next_awake_below(const bp_world *world, size_t i, size_t end)
+{
+    return bp_scan_bytes(world->flags, i, end, BP_BALL_ASLEEP, false);
+}
+
 /* Whether the balls' arrays outgrow the cache next to a core (2 MiB here):
  * only then do the loops over pairs ask for balls ahead (bp_world_prefetch);
  * below, it costs instructions and saves nothing. */
