@@ -28,7 +28,7 @@
 
 #define BP_SUBSTEP_TRAVEL 2.5
 #define BP_MAX_SUBSTEPS 4
-/* Most pieces the move is split into: one per thread, up to this. */
+/* Most pieces the move is split into. */
 #define BP_MAX_PIECES 16
 
 /* How many substeps this step needs: the farthest an awake ball would go,
@@ -107,8 +107,7 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
         /* Two substeps' worth of gravity: what a resting ball gathers. */
         .rest_speed = 2.0 * fabs(p->gravity) * dt,
         .fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt),
-        .pieces = bp_workers_count(workers) < BP_MAX_PIECES ? bp_workers_count(workers)
-                                                            : BP_MAX_PIECES,
+        .pieces = bp_workers_pieces(bp_workers_count(workers), BP_MAX_PIECES),
     };
     world->statics->anchors_valid = false; /* set again once every ball moved */
     bp_workers_run(workers, move_piece, &job, job.pieces);

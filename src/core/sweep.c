@@ -682,8 +682,9 @@ static void add_to_blocks(const bp_sweep *sw, const bp_world *world, size_t j, d
 typedef struct calm_job {
     bp_sweep *sw;
     bp_world *world;
-    int pieces;
-    bool hoods; /* hood_spread2 holds every block's spread */
+    int pieces;      /* of the boxes: one per thread, each with its own */
+    int pass_pieces; /* of the other passes */
+    bool hoods;      /* hood_spread2 holds every block's spread */
 } calm_job;
 
 static double *piece_boxes(const bp_sweep *sw, int piece)
@@ -695,8 +696,8 @@ static void spread_piece(void *context, int piece)
 {
     const calm_job *job = context;
     size_t rows = job->sw->blocks / (size_t)job->sw->block_cols;
-    spread_around_blocks(job->sw, (int)bp_piece_start(rows, piece, job->pieces),
-                         (int)bp_piece_start(rows, piece + 1, job->pieces));
+    spread_around_blocks(job->sw, (int)bp_piece_start(rows, piece, job->pass_pieces),
+                         (int)bp_piece_start(rows, piece + 1, job->pass_pieces));
 }
 
 static void add_piece_to_blocks(void *context, int piece)
@@ -720,8 +721,8 @@ static void drop_calm_piece(void *context, int piece)
     const calm_job *job = context;
     bp_sweep *sw = job->sw;
     bp_world *world = job->world;
-    size_t end = bp_piece_start(sw->queue_count, piece + 1, job->pieces);
-    for (size_t k = bp_piece_start(sw->queue_count, piece, job->pieces); k < end; k++) {
+    size_t end = bp_piece_start(sw->queue_count, piece + 1, job->pass_pieces);
+    for (size_t k = bp_piece_start(sw->queue_count, piece, job->pass_pieces); k < end; k++) {
         size_t f = sw->queue[k];
         double x = world->x[f], y = world->y[f];
         double dx = world->vx[f] * sw->dt, dy = world->vy[f] * sw->dt;
@@ -746,7 +747,10 @@ static void drop_calm_piece(void *context, int piece)
  * along their paths was most of the sweep's cost while a big pit landed. */
 static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
 {
-    calm_job job = {.sw = sw, .world = world, .pieces = bp_workers_count(workers)};
+    calm_job job = {.sw = sw,
+                    .world = world,
+                    .pieces = bp_workers_count(workers),
+                    .pass_pieces = bp_workers_pieces(bp_workers_count(workers), 64)};
     if (!bp_reserve((void **)&sw->calm, &sw->calm_capacity, sw->queue_count, 1))
         return; /* every fast ball searches */
     if (!bp_reserve((void **)&sw->piece_vbox, &sw->piece_vbox_capacity,
@@ -767,8 +771,8 @@ static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
     job.hoods =
         bp_reserve((void **)&sw->hood_spread2, &sw->hood_capacity, sw->blocks, sizeof(double));
     if (job.hoods)
-        bp_workers_run(workers, spread_piece, &job, job.pieces);
-    bp_workers_run(workers, drop_calm_piece, &job, job.pieces);
+        bp_workers_run(workers, spread_piece, &job, job.pass_pieces);
+    bp_workers_run(workers, drop_calm_piece, &job, job.pass_pieces);
     size_t kept = 0;
     for (size_t k = 0; k < sw->queue_count; k++)
         if (!sw->calm[k])

@@ -23,6 +23,15 @@ static inline size_t bp_piece_start(size_t count, int piece, int pieces)
            count % (size_t)pieces * (size_t)piece / (size_t)pieces;
 }
 
+/* How many pieces to cut a job over a long array into: several per thread,
+ * so that the caller goes on to the next piece while a helper that slept
+ * wakes up (tens of microseconds), up to most; 1 without helpers. */
+static inline int bp_workers_pieces(int threads, int most)
+{
+    int pieces = threads > 1 ? 8 * threads : 1;
+    return pieces < most ? pieces : most;
+}
+
 /* One piece of a job, piece in [0, pieces). Pieces of one job must not
  * touch the same data. */
 typedef void (*bp_job)(void *context, int piece);
