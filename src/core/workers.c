@@ -24,11 +24,17 @@ struct bp_workers {
 };
 
 /* How long a thread spins for the next job, or for a helper's last piece,
- * before it sleeps: a step hands out dozens of jobs a few microseconds
- * apart, and waking a sleeping thread costs a system call on each side and
- * tens of microseconds before it runs. Bounded, so that a helper left
- * without work (the serial parts of the step) soon gives its core back:
- * 2,000 pauses last about 10 to 100 microseconds, depending on the CPU. */
+ * before it sleeps: a step hands out dozens of jobs, most a few
+ * microseconds apart, and waking a sleeping thread costs a system call on
+ * each side and tens of microseconds before it runs. The parts of the step
+ * that one thread runs alone take up to a few milliseconds while a big pit
+ * lands; 50,000 pauses (about 1 ms here, 0.25 to 2.5 ms depending on the
+ * CPU) cover most of them (100k pit, steps 0-300, two threads: 4% faster
+ * than 2,000), and a helper without work still gives its core back soon. */
+#define BP_WORKERS_IDLE_SPINS 50000
+/* How long bp_workers_wait_round pauses before it yields the core: such a
+ * wait is for one ball on the other thread, a few microseconds at most
+ * unless that thread lost its core. */
 #define BP_WORKERS_SPINS 2000
 
 static inline void spin_pause(void)
@@ -81,7 +87,7 @@ static void *helper_main(void *arg)
     for (;;) {
         if (!pool->quit && pool->generation == seen) {
             pthread_mutex_unlock(&pool->lock);
-            for (int spin = 0; spin < BP_WORKERS_SPINS && !atomic_load(&pool->quit) &&
+            for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && !atomic_load(&pool->quit) &&
                                atomic_load(&pool->generation) == seen;
                  spin++)
                 spin_pause();
@@ -174,7 +180,7 @@ void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
     work_through(pool, job, context, pieces, true);
-    for (int spin = 0; spin < BP_WORKERS_SPINS && atomic_load(&pool->busy) > 0; spin++)
+    for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && atomic_load(&pool->busy) > 0; spin++)
         spin_pause();
     pthread_mutex_lock(&pool->lock);
     while (pool->busy > 0)
