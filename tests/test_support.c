@@ -32,7 +32,7 @@ static bool support_pass(bp_world *world, bp_support *support, bp_workers *worke
     bp_broadphase bp = {0};
     bp.awake_pairs_only = true;
     double margin = world->r_min;
-    bool ok = bp_broadphase_sort(&bp, world, margin) &&
+    bool ok = bp_broadphase_sort(&bp, world, margin, NULL) &&
               bp_broadphase_pairs(&bp, world, margin, workers) &&
               bp_support_pass(support, world, &bp, world->r_min, workers);
     bp_broadphase_free(&bp);
@@ -83,7 +83,7 @@ static size_t pair_count(const bp_world *world)
     bp_broadphase bp = {0};
     bp.awake_pairs_only = true;
     size_t count = 0;
-    if (bp_broadphase_sort(&bp, world, world->r_min) &&
+    if (bp_broadphase_sort(&bp, world, world->r_min, NULL) &&
         bp_broadphase_pairs(&bp, world, world->r_min, NULL))
         count = bp.pair_count;
     bp_broadphase_free(&bp);

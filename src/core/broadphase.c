@@ -209,7 +209,25 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
     return true;
 }
 
-static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
+/* Each ball's cell, in pieces by index for the step's threads. */
+typedef struct cells_job {
+    bp_broadphase *bp;
+    const bp_world *world;
+    int pieces;
+} cells_job;
+
+static void cells_piece(void *context, int piece)
+{
+    const cells_job *job = context;
+    bp_broadphase *bp = job->bp;
+    const bp_world *world = job->world;
+    double inv_cell = 1.0 / bp->cell;
+    size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
+    for (size_t i = bp_piece_start(world->count, piece, job->pieces); i < end; i++)
+        bp->ball_cell[i] = cell_of(bp, inv_cell, world->x[i], world->y[i]);
+}
+
+static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers *workers)
 {
     if (sort_still_holds(bp, world))
         return true;
@@ -219,6 +237,8 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
         !bp_reserve((void **)&bp->marked_cells, &bp->marked_capacity, n + 1, sizeof(uint32_t)))
         return false;
 
+    cells_job job = {bp, world, bp_workers_pieces(bp_workers_count(workers), 64)};
+    bp_workers_run(workers, cells_piece, &job, job.pieces);
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
     uint32_t *start = bp->cell_start;
     memset(start, 0, (cells + 1) * sizeof *start);
@@ -226,10 +246,8 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world)
     memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
     memset(bp->strip_awake, 0, (size_t)strip_count(bp) + 1);
     bp->marked_count = 0;
-    double inv_cell = 1.0 / bp->cell;
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = cell_of(bp, inv_cell, world->x[i], world->y[i]);
-        bp->ball_cell[i] = c;
+        uint32_t c = bp->ball_cell[i];
         start[c + 1]++;
         if (!(world->flags[i] & BP_BALL_ASLEEP))
             mark_awake(bp, c);
@@ -334,12 +352,14 @@ size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_
 
 bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double margin)
 {
-    return bp_broadphase_sort(bp, world, margin) && bp_broadphase_pairs(bp, world, margin, NULL);
+    return bp_broadphase_sort(bp, world, margin, NULL) &&
+           bp_broadphase_pairs(bp, world, margin, NULL);
 }
 
-bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin)
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin,
+                        bp_workers *workers)
 {
-    return layout_grid(bp, world, margin) && sort_into_cells(bp, world);
+    return layout_grid(bp, world, margin) && sort_into_cells(bp, world, workers);
 }
 
 typedef struct pairing_job {

@@ -71,8 +71,10 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
 
 /* The two halves of bp_broadphase_find_pairs, for a caller that reorders the
  * world's balls by cell in between: sorting fills items (ball indices in cell
- * order), pairing reads items. */
-bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin);
+ * order), pairing reads items. workers (NULL: none) share the sort; the
+ * result is the same without. */
+bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin,
+                        bp_workers *workers);
 /* After the caller reordered the world as items says (bp_world_reorder):
  * the sort then holds every ball in its place, items is 0, 1, 2... */
 void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world);

@@ -736,7 +736,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     update_workers(solver, world);
     double r_min = world->r_min;
     double list_margin = fmax(BP_CONTACT_MARGIN, BP_LIST_MARGIN_OVER_R * r_min);
-    if (!bp_broadphase_sort(bp, world, list_margin))
+    if (!bp_broadphase_sort(bp, world, list_margin, solver->workers))
         return false;
     /* Neighbours in space become neighbours in memory: every pass below then
      * streams through the arrays instead of jumping around them. Small
