@@ -80,7 +80,7 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
 {
     if (balls + 1 > s->ball_capacity) {
         size_t had = s->ball_capacity;
-        size_t c[10] = {had, had, had, had, had, had, had, had, had, had};
+        size_t c[11] = {had, had, had, had, had, had, had, had, had, had, had};
         if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
@@ -90,7 +90,8 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
             !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)) ||
             !bp_reserve((void **)&s->rank, &c[8], balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->visited_in, &c[9], balls + 1, sizeof(atomic_uint)))
+            !bp_reserve((void **)&s->visited_in, &c[9], balls + 1, sizeof(atomic_uint)) ||
+            !bp_reserve((void **)&s->lane, &c[10], balls + 1, sizeof(uint8_t)))
             return false;
         for (size_t k = had; k < c[9]; k++)
             atomic_init(&s->visited_in[k], s->pass_stamp);
@@ -275,10 +276,36 @@ static inline size_t bin_of(const bp_world *world, size_t i, double up_y, double
     return h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
 }
 
+/* Column of a grid cell, without a division per ball: the row from a
+ * product with 1 / cols, off by at most one, put right. */
+static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
+{
+    uint32_t row = (uint32_t)((double)cell * inv_cols);
+    if (row * cols > cell)
+        row--;
+    else if ((row + 1) * cols <= cell)
+        row++;
+    return cell - row * cols;
+}
+
+/* Which side of the grid's mid column a ball is on when two threads share
+ * the pass (side 1: right), and whether it is in one of the two columns
+ * where the sides meet. */
+enum { BP_SUPPORT_LANE_RIGHT = 1u, BP_SUPPORT_LANE_EDGE = 2u };
+
+/* The first column of the right side. */
+static inline uint32_t mid_column(const bp_broadphase *bp)
+{
+    return (uint32_t)(bp->cols / 2);
+}
+
 /* Counting sort by height of the visited balls into order. Notes which
- * balls stand below deferred_above, whose lists will be whole. */
-static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, double up_y,
-                           double bin, size_t bins, double deferred_above)
+ * balls stand below deferred_above, whose lists will be whole. With bp,
+ * also notes each place's lane: a thread of the pass then reads one byte
+ * per place rather than the cell of every ball of the other side. */
+static void sort_by_height(bp_support *s, const bp_world *world, const bp_broadphase *bp,
+                           size_t visits, double up_y, double bin, size_t bins,
+                           double deferred_above)
 {
     uint32_t *start = s->bin_start;
     for (size_t b = 0; b <= bins; b++)
@@ -298,6 +325,16 @@ static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, 
         uint32_t place = start[s->first[k]]++;
         s->rank[k] = place;
         s->order[place] = s->visited[k];
+    }
+    if (!bp)
+        return;
+    uint32_t cols = (uint32_t)bp->cols, mid = mid_column(bp);
+    double inv_cols = 1.0 / cols;
+    for (size_t k = 0; k < visits; k++) {
+        uint32_t column = column_of(bp->ball_cell[s->visited[k]], cols, inv_cols);
+        s->lane[s->rank[k]] = (uint8_t)((column >= mid ? BP_SUPPORT_LANE_RIGHT : 0u) |
+                                        (column + 1 == mid || column == mid ? BP_SUPPORT_LANE_EDGE
+                                                                            : 0u));
     }
 }
 
@@ -344,18 +381,6 @@ static bool end_visits(bp_support *s, size_t visits, bool ok)
     for (size_t k = 0; k < visits; k++)
         s->in_visit[s->visited[k]] = 0;
     return ok;
-}
-
-/* Column of a grid cell, without a division per ball: the row from a
- * product with 1 / cols, off by at most one, put right. */
-static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
-{
-    uint32_t row = (uint32_t)((double)cell * inv_cols);
-    if (row * cols > cell)
-        row--;
-    else if ((row + 1) * cols <= cell)
-        row++;
-    return cell - row * cols;
 }
 
 /* Whether balls a and b were sorted into the same or neighbouring cells. */
@@ -728,19 +753,18 @@ static void settle_side(void *context, int side)
 {
     const sides_job *job = context;
     bp_support *s = job->s;
-    uint32_t cols = (uint32_t)job->bp->cols, mid = job->mid;
+    uint32_t cols = (uint32_t)job->bp->cols;
     double inv_cols = 1.0 / cols;
     settle_context ctx = job->ctx;
     ctx.settled += (size_t)side * s->settled_half;
-    const uint32_t *ball_cell = job->bp->ball_cell;
+    const uint8_t right = side == 1 ? BP_SUPPORT_LANE_RIGHT : 0u;
     for (size_t k = 0; k < job->end; k++) {
-        uint32_t u = s->order[k];
-        uint32_t column = column_of(ball_cell[u], cols, inv_cols);
-        if ((column >= mid) != (side == 1))
+        if ((s->lane[k] & BP_SUPPORT_LANE_RIGHT) != right)
             continue;
-        bool edge = column + 1 == mid || column == mid;
+        uint32_t u = s->order[k];
+        bool edge = s->lane[k] & BP_SUPPORT_LANE_EDGE;
         if (edge)
-            wait_for_other_side(job, u, column, k);
+            wait_for_other_side(job, u, column_of(job->bp->ball_cell[u], cols, inv_cols), k);
         visit(s, job->bp, &ctx, u);
         if (edge)
             atomic_store_explicit(&s->visited_in[u], s->pass_stamp, memory_order_release);
@@ -757,7 +781,7 @@ static size_t settle_sides(bp_support *s, const bp_broadphase *bp, const settle_
                            double inv_bin, double bin, size_t bins)
 {
     sides_job job = {.s = s, .bp = bp, .ctx = *ctx, .end = end};
-    job.mid = (uint32_t)(bp->cols / 2);
+    job.mid = mid_column(bp);
     s->pass_stamp++;
     bp_workers_run(workers, settle_side, &job, 2);
     /* One thread would have stopped at the first ball out of reach of
@@ -820,7 +844,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                          .deferred_above = deferred_above};
     by_parity(workers, find_touching, &job);
     size_t visits = list_visits(s, world);
-    sort_by_height(s, world, visits, up_y, bin, bins, deferred_above);
+    bool sides = bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS;
+    sort_by_height(s, world, sides ? bp : NULL, visits, up_y, bin, bins, deferred_above);
     s->visits = visits;
     if (!list_neighbours(s, workers, &job, visits, s->edges))
         return end_visits(s, visits, false);
@@ -843,7 +868,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
      * is not whole, if there are many; then the loop below goes on from
      * there, unless it would have stopped before. */
     size_t whole_end = 0;
-    if (bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS)
+    if (sides)
         while (whole_end < visits && s->whole[s->slot[s->order[whole_end]]])
             whole_end++;
     s->shared_visits = 0;

@@ -44,6 +44,8 @@ typedef struct bp_support {
     uint8_t *pair_state;    /* per pair: BP_SUPPORT_PAIR_* */
     uint8_t *whole;         /* per slot: its list has every touching ball */
     uint32_t *rank;         /* per slot: its place in order */
+    uint8_t *lane;          /* per place in order, when two threads share the
+                               pass: BP_SUPPORT_LANE_* of its ball */
     /* Per ball: pass_stamp once visited by the pass's two threads (edge
      * balls only, see sides_job in support.c). */
     atomic_uint *visited_in;
