@@ -72,6 +72,7 @@ void bp_support_free(bp_support *s)
     free(s->pair_state);
     free(s->whole);
     free(s->rank);
+    free(s->lane);
     free((void *)s->visited_in);
     *s = (bp_support){0};
 }
