@@ -237,7 +237,8 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
         !bp_reserve((void **)&bp->marked_cells, &bp->marked_capacity, n + 1, sizeof(uint32_t)))
         return false;
 
-    cells_job job = {bp, world, bp_workers_pieces(bp_workers_count(workers), 64)};
+    cells_job job = {bp, world,
+                     bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES)};
     bp_workers_run(workers, cells_piece, &job, job.pieces);
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
     uint32_t *start = bp->cell_start;

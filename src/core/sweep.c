@@ -747,10 +747,11 @@ static void drop_calm_piece(void *context, int piece)
  * along their paths was most of the sweep's cost while a big pit landed. */
 static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
 {
+    int threads = bp_workers_count(workers);
     calm_job job = {.sw = sw,
                     .world = world,
-                    .pieces = bp_workers_count(workers),
-                    .pass_pieces = bp_workers_pieces(bp_workers_count(workers), 64)};
+                    .pieces = threads,
+                    .pass_pieces = bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
     if (!bp_reserve((void **)&sw->calm, &sw->calm_capacity, sw->queue_count, 1))
         return; /* every fast ball searches */
     if (!bp_reserve((void **)&sw->piece_vbox, &sw->piece_vbox_capacity,

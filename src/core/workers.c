@@ -29,7 +29,7 @@ struct bp_workers {
  * each side and tens of microseconds before it runs. The parts of the step
  * that one thread runs alone take up to a few milliseconds while a big pit
  * lands; 50,000 pauses (about 1 ms here, 0.25 to 2.5 ms depending on the
- * CPU) cover most of them (100k pit, steps 0-300, two threads: 4% faster
+ * CPU) cover most of them (100k pit, steps 0-300, two threads: 6% faster
  * than 2,000), and a helper without work still gives its core back soon. */
 #define BP_WORKERS_IDLE_SPINS 50000
 /* How long bp_workers_wait_round pauses before it yields the core: such a
@@ -57,9 +57,9 @@ void bp_workers_wait_round(unsigned *rounds)
 /* Takes pieces until none is left: the caller from the first piece on,
  * the helpers from the last piece back. Jobs over the same strips then
  * find each strip's balls in the cache of the core that had them last job:
- * fetching a line another core wrote cost about 250 ns on this project's
- * machine, more than memory (two threads in the 100k pit: 5% faster than
- * handing the pieces of both halves out by turns). Neighbouring pieces
+ * a line another core wrote took 150 to 500 ns a round trip on this
+ * project's machine (two threads in the 100k pit: 5% faster than handing
+ * the pieces of both halves out by turns). Neighbouring pieces
  * (strips of the same parity, four cell columns apart) write bytes and
  * counters that share cache lines, and the two threads meet only once, at
  * the last piece. */

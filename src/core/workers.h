@@ -23,6 +23,9 @@ static inline size_t bp_piece_start(size_t count, int piece, int pieces)
            count % (size_t)pieces * (size_t)piece / (size_t)pieces;
 }
 
+/* Most pieces a job over a long array is cut into (bp_workers_pieces). */
+#define BP_WORKERS_MAX_PIECES 64
+
 /* How many pieces to cut a job over a long array into: several per thread,
  * so that the caller goes on to the next piece while a helper that slept
  * wakes up (tens of microseconds), up to most; 1 without helpers. */
