@@ -46,6 +46,16 @@ static inline void spin_pause(void)
 #endif
 }
 
+/* A round of a long wait: a pause, and now and then a hand-over of the
+ * core, in case the thread waited for needs it on a busy machine. */
+static inline void idle_round(int spin)
+{
+    if (spin % 64 == 63)
+        sched_yield();
+    else
+        spin_pause();
+}
+
 void bp_workers_wait_round(unsigned *rounds)
 {
     if ((*rounds)++ < BP_WORKERS_SPINS)
@@ -90,7 +100,7 @@ static void *helper_main(void *arg)
             for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && !atomic_load(&pool->quit) &&
                                atomic_load(&pool->generation) == seen;
                  spin++)
-                spin_pause();
+                idle_round(spin);
             pthread_mutex_lock(&pool->lock);
         }
         while (!pool->quit && pool->generation == seen)
@@ -181,7 +191,7 @@ void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)
     pthread_mutex_unlock(&pool->lock);
     work_through(pool, job, context, pieces, true);
     for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && atomic_load(&pool->busy) > 0; spin++)
-        spin_pause();
+        idle_round(spin);
     pthread_mutex_lock(&pool->lock);
     while (pool->busy > 0)
         pthread_cond_wait(&pool->done, &pool->lock);
