@@ -28,7 +28,7 @@ struct bp_workers {
  * microseconds apart, and waking a sleeping thread costs a system call on
  * each side and tens of microseconds before it runs. The parts of the step
  * that one thread runs alone take up to a few milliseconds while a big pit
- * lands; 50,000 rounds of idle_round (about 1.5 ms here) cover most of
+ * lands; 50,000 rounds of idle_round (about 2.4 ms here) cover most of
  * them (100k pit, steps 0-300, two threads: 6% faster than 2,000 pauses),
  * and a helper without work still gives its core back soon. */
 #define BP_WORKERS_IDLE_SPINS 50000
