@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct bp_workers {
     int count;
@@ -32,6 +33,8 @@ struct bp_workers {
  * them (100k pit, steps 0-300, two threads: 6% faster than 2,000 pauses),
  * and a helper without work still gives its core back soon. */
 #define BP_WORKERS_IDLE_SPINS 50000
+/* A wait for a job longer than this (s) was not within a step. */
+#define BP_WORKERS_LONG_WAIT_S 0.004
 /* How long bp_workers_wait_round pauses before it yields the core: such a
  * wait is for one ball on the other thread, a few microseconds at most
  * unless that thread lost its core. */
@@ -89,15 +92,31 @@ static void work_through(bp_workers *pool, bp_job job, void *context, int pieces
     }
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void *helper_main(void *arg)
 {
     bp_workers *pool = arg;
     unsigned long seen = 0;
+    /* The last wait for a job. One longer than BP_WORKERS_LONG_WAIT_S was
+     * the caller between steps (a window waits for the next frame), and the
+     * next wait spins only briefly: a pile at rest in a window stepping at
+     * 120 Hz kept a third of a core busy spinning the long wait after every
+     * step. */
+    double last_wait = 0.0;
     pthread_mutex_lock(&pool->lock);
     for (;;) {
+        double wait_start = seconds_now();
         if (!pool->quit && pool->generation == seen) {
             pthread_mutex_unlock(&pool->lock);
-            for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && !atomic_load(&pool->quit) &&
+            int spins = last_wait <= BP_WORKERS_LONG_WAIT_S ? BP_WORKERS_IDLE_SPINS
+                                                             : BP_WORKERS_SPINS;
+            for (int spin = 0; spin < spins && !atomic_load(&pool->quit) &&
                                atomic_load(&pool->generation) == seen;
                  spin++)
                 idle_round(spin);
@@ -107,6 +126,7 @@ static void *helper_main(void *arg)
             pthread_cond_wait(&pool->start, &pool->lock);
         if (pool->quit)
             break;
+        last_wait = seconds_now() - wait_start;
         seen = pool->generation;
         bp_job job = pool->job;
         void *context = pool->context;
