@@ -322,20 +322,23 @@ static void sort_by_height(bp_support *s, const bp_world *world, const bp_broadp
     }
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
+    if (!bp) {
+        for (size_t k = 0; k < visits; k++) {
+            uint32_t place = start[s->first[k]]++;
+            s->rank[k] = place;
+            s->order[place] = s->visited[k];
+        }
+        return;
+    }
+    uint32_t cols = (uint32_t)bp->cols, mid = mid_column(bp);
+    double inv_cols = 1.0 / cols;
     for (size_t k = 0; k < visits; k++) {
         uint32_t place = start[s->first[k]]++;
         s->rank[k] = place;
         s->order[place] = s->visited[k];
-    }
-    if (!bp)
-        return;
-    uint32_t cols = (uint32_t)bp->cols, mid = mid_column(bp);
-    double inv_cols = 1.0 / cols;
-    for (size_t k = 0; k < visits; k++) {
         uint32_t column = column_of(bp->ball_cell[s->visited[k]], cols, inv_cols);
-        s->lane[s->rank[k]] = (uint8_t)((column >= mid ? BP_SUPPORT_LANE_RIGHT : 0u) |
-                                        (column + 1 == mid || column == mid ? BP_SUPPORT_LANE_EDGE
-                                                                            : 0u));
+        s->lane[place] = (uint8_t)((column >= mid ? BP_SUPPORT_LANE_RIGHT : 0u) |
+                                   (column + 1 == mid || column == mid ? BP_SUPPORT_LANE_EDGE : 0u));
     }
 }
 
