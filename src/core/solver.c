@@ -576,7 +576,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
             moved += solver->moved[j].count;
         }
         /* Most balls are nowhere near a side: a few thousand take less
-         * than handing the strips out (100k pit, two threads: 1.4%). */
+         * than handing the strips out (100k pit, two threads: 1.7%). */
         bp_workers_run(moved >= BP_CONTAIN_SHARED_BALLS ? solver->workers : NULL, contain_moved,
                        &job, bp->strips + 1);
         if (!any_deep)
