@@ -508,8 +508,69 @@ static void threads_give_identical_results(void)
     bp_world_destroy(two);
 }
 
+/* --bench-aspect: a pit A times as wide as high holds the same balls over
+ * the same area (H = sqrt(N pi r^2 / (0.35 A))), so N balls at 1.6 N / 1,000
+ * stand as deep as the standard 1,000-ball pit; a shape with no room for a
+ * row or a column of balls is refused; the balls start inside and apart,
+ * across the whole width. */
+static void pit_shapes(void)
+{
+    const double r = BP_PIT_RADIUS;
+    bp_params standard = bp_pit_params(1000);
+    for (uint64_t n = 10000; n <= 100000; n *= 10) {
+        double aspect = BP_PIT_ASPECT * (double)n / 1000.0;
+        bp_params p = bp_pit_params_shaped(n, aspect);
+        double cover = (double)n * BP_PI * r * r / (p.width * p.height);
+        printf("# %llu balls at aspect %g: %.3f x %.3f px, cover %.4f\n",
+               (unsigned long long)n, aspect, p.width, p.height, cover);
+        TAP_OK(fabs(p.height - standard.height) < 1e-9 * standard.height &&
+                   fabs(p.width / p.height - aspect) < 1e-9 * aspect &&
+                   fabs(cover - 0.35) < 1e-12,
+               "a pit N / 1,000 times as wide holds N balls as deep as the 1,000-ball pit");
+    }
+    char why[160];
+    TAP_OK(!bp_pit_check(1000, BP_PIT_ASPECT, why, sizeof why) &&
+               !bp_pit_check(1, BP_PIT_ASPECT, why, sizeof why) &&
+               !bp_pit_check(2000000, BP_PIT_ASPECT, why, sizeof why),
+           "the standard pit fits from 1 to 2,000,000 balls");
+    TAP_OK(bp_pit_check(1000, 1e5, why, sizeof why) && bp_pit_check(1000, 1e-5, why, sizeof why),
+           "a pit too shallow or too narrow for one row or column of balls is refused");
+
+    /* 100 balls at aspect 150: more grid columns than balls would fit, so
+     * one row of 100 must spread over the whole width. */
+    const struct { uint64_t n; double aspect; } shapes[] = {{2000, 3.2}, {100, 150.0}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        uint64_t n = shapes[k].n;
+        TAP_OK(!bp_pit_check(n, shapes[k].aspect, why, sizeof why), "a pit of this shape fits");
+        bp_params p = bp_pit_params_shaped(n, shapes[k].aspect);
+        bp_world *w = bp_world_create(&p);
+        bp_spawn_pit(w, n, 3);
+        size_t outside = 0, overlapping = 0;
+        double x_min = INFINITY, x_max = -INFINITY;
+        for (size_t i = 0; i < w->count; i++) {
+            if (w->x[i] < r || w->x[i] > p.width - r || w->y[i] < r || w->y[i] > p.height - r)
+                outside++;
+            x_min = fmin(x_min, w->x[i]);
+            x_max = fmax(x_max, w->x[i]);
+            for (size_t j = i + 1; j < w->count; j++) {
+                double dx = w->x[j] - w->x[i], dy = w->y[j] - w->y[i];
+                if (dx * dx + dy * dy < 4.0 * r * r)
+                    overlapping++;
+            }
+        }
+        printf("# %llu balls at aspect %g: %zu out, %zu pairs overlap, x %.0f..%.0f of %.0f\n",
+               (unsigned long long)n, shapes[k].aspect, outside, overlapping, x_min, x_max,
+               p.width);
+        TAP_OK(w->count == n && outside == 0 && overlapping == 0 &&
+                   x_min < 0.05 * p.width && x_max > 0.95 * p.width,
+               "the pit's balls start inside, apart and across the whole width");
+        bp_world_destroy(w);
+    }
+}
+
 int main(void)
 {
+    pit_shapes();
     deep_pile_is_firm_and_still();
     column_stands_on_the_floor();
     sleeper_wakes_when_hit();

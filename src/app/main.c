@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     }
     if (opts.bench_set) {
         bp_bench_result result;
-        if (!bp_bench_run(opts.bench, opts.threads, opts.seed, &result)) {
+        if (!bp_bench_run(opts.bench, opts.bench_aspect, opts.threads, opts.seed, &result)) {
             fprintf(stderr, "ballpit: --bench: out of memory\n");
             return 1;
         }

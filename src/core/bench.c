@@ -13,9 +13,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *result)
+bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
+                  bp_bench_result *result)
 {
-    bp_params params = bp_pit_params(n);
+    bp_params params = bp_pit_params_shaped(n, aspect);
     bp_world *world = bp_world_create(&params);
     if (!world)
         return false;
@@ -36,6 +37,7 @@ bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *resul
                                               params.height);
     *result = (bp_bench_result){
         .n = n,
+        .aspect = aspect,
         .threads = threads,
         .wall_s = wall,
         .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
@@ -60,7 +62,10 @@ void bp_bench_print(const bp_bench_result *r, FILE *out)
     double steps_per_s = r->wall_s > 0.0 ? BP_BENCH_STEPS / r->wall_s : 0.0;
     fprintf(out,
             "engine=ballpit n=%llu steps=%d threads=%d wall_s=%.6f steps_per_s=%.1f "
-            "ball_steps_per_s=%.0f max_overlap_over_r=%.4f escaped=%llu\n",
+            "ball_steps_per_s=%.0f max_overlap_over_r=%.4f escaped=%llu",
             (unsigned long long)r->n, BP_BENCH_STEPS, r->threads, r->wall_s, steps_per_s,
             steps_per_s * (double)r->n, r->max_overlap_over_r, (unsigned long long)r->escaped);
+    if (r->aspect != BP_PIT_ASPECT)
+        fprintf(out, " aspect=%g", r->aspect);
+    fputc('\n', out);
 }

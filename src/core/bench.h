@@ -12,20 +12,24 @@
 
 typedef struct bp_bench_result {
     uint64_t n;
+    double aspect; /* the pit's width over height */
     int threads;
     double wall_s;
     double max_overlap_over_r;
     uint64_t escaped;
 } bp_bench_result;
 
-/* Runs the pit; false when memory runs out. */
-bool bp_bench_run(uint64_t n, int threads, uint64_t seed, bp_bench_result *result);
+/* Runs the pit of this aspect (BP_PIT_ASPECT for the standard one; it must
+ * pass bp_pit_check); false when memory runs out. */
+bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
+                  bp_bench_result *result);
 /* Balls whose centre lies outside the arena (NaN counts as outside). Soft
  * engines let balls sink a little into a side; that is an overlap, not an
  * escape. */
 uint64_t bp_bench_count_escaped(const double *x, const double *y, size_t n, double width,
                                 double height);
-/* Prints the one contract line. */
+/* Prints the one contract line, with aspect=A at its end for a pit that is
+ * not the standard one. */
 void bp_bench_print(const bp_bench_result *result, FILE *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "spawn.h"
 
 enum {
     OPT_BALLS = 256,
@@ -24,6 +25,7 @@ enum {
     OPT_PNG,
     OPT_THREADS,
     OPT_BENCH,
+    OPT_BENCH_ASPECT,
     OPT_RECORD,
     OPT_REPLAY,
     OPT_RAYCAST,
@@ -50,6 +52,7 @@ static const struct option long_options[] = {
     {"png", no_argument, NULL, OPT_PNG},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"bench", required_argument, NULL, OPT_BENCH},
+    {"bench-aspect", required_argument, NULL, OPT_BENCH_ASPECT},
     {"record-input", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"raycast", required_argument, NULL, OPT_RAYCAST},
@@ -69,6 +72,7 @@ bp_options bp_options_default(void)
         .seed = 1,
         .dump_every = 1,
         .threads = 1,
+        .bench_aspect = BP_PIT_ASPECT,
         .max_throw = 5000.0,
     };
 }
@@ -93,6 +97,7 @@ const char *bp_options_usage(void)
            "  --png                 with --dump: also write DIR/frame-NNNNNN.png\n"
            "  --threads T           worker threads for the physics step (1)\n"
            "  --bench N             run the standard pit benchmark with N balls\n"
+           "  --bench-aspect A      with --bench: the pit's width over height (1.6)\n"
            "  --record-input FILE   record every input that reaches the simulation\n"
            "  --replay FILE         replay a recorded input file\n"
            "  --raycast X,Y,DX,DY   print every shape the ray enters, then exit\n"
@@ -264,6 +269,12 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             opts->bench = u;
             opts->bench_set = true;
             break;
+        case OPT_BENCH_ASPECT:
+            if (!bp_parse_double(v, &d) || !(d >= BP_PIT_ASPECT_MIN && d <= BP_PIT_ASPECT_MAX))
+                return fail(err, err_size, name, v, "is not a width over height in 1e-5..1e5");
+            opts->bench_aspect = d;
+            opts->bench_aspect_set = true;
+            break;
         case OPT_RECORD:
             if (!*v)
                 return fail(err, err_size, name, NULL, "needs a file name");
@@ -308,6 +319,16 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
     if (opts->png && !opts->dump_dir) {
         snprintf(err, err_size, "--png: needs --dump DIR");
         return 2;
+    }
+    if (opts->bench_aspect_set && !opts->bench_set) {
+        snprintf(err, err_size, "--bench-aspect: needs --bench N");
+        return 2;
+    }
+    if (opts->bench_set) {
+        char why[160];
+        if (bp_pit_check(opts->bench, opts->bench_aspect, why, sizeof why))
+            return fail(err, err_size, opts->bench_aspect_set ? "bench-aspect" : "bench", NULL,
+                        why);
     }
     if (opts->record_path && opts->replay_path) {
         snprintf(err, err_size, "--record-input: cannot be combined with --replay");

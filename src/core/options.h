@@ -35,6 +35,8 @@ typedef struct bp_options {
     int threads;
     uint64_t bench;          /* balls in the benchmark pit ... */
     bool bench_set;          /* ... if --bench was given */
+    double bench_aspect;     /* the pit's width over height ... */
+    bool bench_aspect_set;   /* ... if --bench-aspect was given */
     const char *record_path;
     const char *replay_path;
     bool raycast_set;

@@ -138,10 +138,15 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
 
 bp_params bp_pit_params(uint64_t n)
 {
+    return bp_pit_params_shaped(n, BP_PIT_ASPECT);
+}
+
+bp_params bp_pit_params_shaped(uint64_t n, double aspect)
+{
     bp_params p = bp_params_default();
     double area = (double)n * BP_PI * BP_PIT_RADIUS * BP_PIT_RADIUS / 0.35;
-    p.height = sqrt(area / 1.6);
-    p.width = 1.6 * p.height;
+    p.height = sqrt(area / aspect);
+    p.width = aspect * p.height;
     p.gravity = 1000.0;
     p.restitution = 0.5;
     p.friction = 0.2;
@@ -150,11 +155,36 @@ bp_params bp_pit_params(uint64_t n)
     return p;
 }
 
+/* The jittered grid of n balls in a w x h arena: near-square cells, as
+ * many as the balls or a few more. */
+static void pit_grid(uint64_t n, double w, double h, int *cols, int *rows)
+{
+    double c = ceil(sqrt((double)n * w / h));
+    *cols = (int)fmax(1.0, fmin(c, (double)n));
+    *rows = (int)ceil((double)n / *cols);
+}
+
+const char *bp_pit_check(uint64_t n, double aspect, char *why, size_t why_size)
+{
+    bp_params p = bp_pit_params_shaped(n, aspect);
+    double r = BP_PIT_RADIUS;
+    int cols, rows;
+    pit_grid(n, p.width, p.height, &cols, &rows);
+    bool fits = p.width <= 1e6 && p.height <= 1e6 && p.width >= 2.0 * r && p.height >= 2.0 * r;
+    if (fits && n > 1)
+        fits = p.width / cols >= 2.0 * r && p.height / rows >= 2.0 * r;
+    if (fits)
+        return NULL;
+    snprintf(why, why_size, "%llu balls of radius %g px do not fit a pit of %.1fx%.1f px",
+             (unsigned long long)n, r, p.width, p.height);
+    return why;
+}
+
 bool bp_spawn_pit(bp_world *world, uint64_t n, uint64_t seed)
 {
     double w = world->params.width, h = world->params.height, r = BP_PIT_RADIUS;
-    int cols = (int)ceil(sqrt((double)n * w / h));
-    int rows = (int)ceil((double)n / cols);
+    int cols, rows;
+    pit_grid(n, w, h, &cols, &rows);
     double cell_w = w / cols, cell_h = h / rows;
     /* Cells are ~15 px for 10 px balls; jitter within the slack keeps every
      * pair apart. */
