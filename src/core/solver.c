@@ -264,12 +264,17 @@ static inline void relax_run(const pass_context *c, const bp_world *world,
     }
 }
 
-/* Piece k of a pass: the k-th strip of this parity. */
+/* Piece k of a pass: the k-th strip of this parity, in either direction.
+ * Strips of one parity share no ball, so their order does not change the
+ * result; keeping it lets each thread take the same strips in every pass
+ * (workers.h) and find their balls still in its cache. Taking them from
+ * the other end in backward passes sent half the pit's balls across the
+ * cores each pass (100k pit, steps 0-300, two threads: 3-5% slower). */
 static void relax_strip(void *context, int k)
 {
     const pass_job *job = context;
     pass_context c = pass_context_of(job->world, job->rest_speed);
-    int j = job->backwards ? job->slot_end - 1 - k : job->slot_begin + k;
+    int j = job->slot_begin + k;
     size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
     size_t fetches = bp_world_prefetches(job->world, hi - lo);
     /* The pairs that ask for one ahead first, then the rest: one loop with
