@@ -37,6 +37,8 @@ typedef struct bp_broadphase {
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
     uint8_t *strip_awake;     /* per strip: some row of it is marked in strip_row_awake */
     size_t strip_row_awake_capacity, woken_mark_capacity, strip_awake_capacity;
+    uint8_t *piece_strip_awake; /* strip_awake of the sort's pieces after the first */
+    size_t piece_strip_awake_capacity;
 
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
      * nothing to do between them, and a settled pile then costs the pairing
