@@ -236,11 +236,7 @@ static void cells_piece(void *context, int piece)
         bp->ball_cell[i] = cell_of(bp, inv_cell, world->x[i], world->y[i]);
 }
 
-/* Most pieces the counting sort is cut into: one per thread. */
-#define BP_SORT_MAX_PIECES 64
-
-/* The counting sort by cell, in pieces of whole rows for the step's
- * threads. Each piece reads every ball's cell and sorts the balls of its
+/* The counting sort by cell, in pieces of whole rows, one per thread. Each piece reads every ball's cell and sorts the balls of its
  * rows, from the count of balls in the rows before it: the same items and
  * starts as one pass over every ball, without a count table per thread
  * (two tables of a cell count each made the sort 4% slower). */
@@ -248,8 +244,8 @@ typedef struct counting_job {
     bp_broadphase *bp;
     const bp_world *world;
     int pieces;
-    uint32_t first_row[BP_SORT_MAX_PIECES + 1];
-    size_t marked[BP_SORT_MAX_PIECES]; /* cells each piece marked awake */
+    uint32_t first_row[BP_WORKERS_MAX_PIECES + 1];
+    size_t marked[BP_WORKERS_MAX_PIECES]; /* cells each piece marked awake */
 } counting_job;
 
 static uint8_t *piece_strip_awake(const bp_broadphase *bp, int piece)
@@ -314,8 +310,8 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     size_t n = world->count;
     size_t cells = (size_t)bp->cols * (size_t)bp->rows, strips = (size_t)strip_count(bp);
     counting_job counting = {.bp = bp, .world = world, .pieces = bp_workers_count(workers)};
-    if (counting.pieces > BP_SORT_MAX_PIECES)
-        counting.pieces = BP_SORT_MAX_PIECES;
+    if (counting.pieces > BP_WORKERS_MAX_PIECES)
+        counting.pieces = BP_WORKERS_MAX_PIECES;
     if (!bp_reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&bp->marked_cells, &bp->marked_capacity, (n > cells ? n : cells) + 1,
