@@ -196,5 +196,6 @@ void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x
         world->vx[i] = 0.0;
         world->vy[i] = 0.0;
         world->inv_mass[i] = 0.0;
+        world->inv_inertia[i] = 0.0;
     }
 }

@@ -36,8 +36,11 @@ void bp_world_destroy(bp_world *world)
     free(world->vx);
     free(world->vy);
     free(world->r);
+    free(world->angle);
+    free(world->w);
     free(world->mass);
     free(world->inv_mass);
+    free(world->inv_inertia);
     free(world->id);
     free(world->flags);
     free(world->calm);
@@ -71,8 +74,11 @@ static bool reserve_balls(bp_world *world, size_t wanted)
         !grow_array((void **)&world->vx, sizeof(double), capacity) ||
         !grow_array((void **)&world->vy, sizeof(double), capacity) ||
         !grow_array((void **)&world->r, sizeof(double), capacity) ||
+        !grow_array((void **)&world->angle, sizeof(double), capacity) ||
+        !grow_array((void **)&world->w, sizeof(double), capacity) ||
         !grow_array((void **)&world->mass, sizeof(double), capacity) ||
         !grow_array((void **)&world->inv_mass, sizeof(double), capacity) ||
+        !grow_array((void **)&world->inv_inertia, sizeof(double), capacity) ||
         !grow_array((void **)&world->id, sizeof(uint32_t), capacity) ||
         !grow_array((void **)&world->flags, sizeof(uint8_t), capacity) ||
         !grow_array((void **)&world->calm, sizeof(uint16_t), capacity))
@@ -115,8 +121,11 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->vx[i] = vx;
     world->vy[i] = vy;
     world->r[i] = r;
+    world->angle[i] = 0.0;
+    world->w[i] = 0.0;
     world->mass[i] = mass > 0.0 ? mass : r * r;
     world->inv_mass[i] = 1.0 / world->mass[i];
+    world->inv_inertia[i] = 2.0 * world->inv_mass[i] / (r * r);
     world->id[i] = id;
     world->flags[i] = 0;
     world->calm[i] = 0;
@@ -140,8 +149,11 @@ static void move_ball(bp_world *world, size_t to, size_t from)
     world->vx[to] = world->vx[from];
     world->vy[to] = world->vy[from];
     world->r[to] = world->r[from];
+    world->angle[to] = world->angle[from];
+    world->w[to] = world->w[from];
     world->mass[to] = world->mass[from];
     world->inv_mass[to] = world->inv_mass[from];
+    world->inv_inertia[to] = world->inv_inertia[from];
     world->id[to] = world->id[from];
     world->flags[to] = world->flags[from];
     world->calm[to] = world->calm[from];
@@ -224,8 +236,11 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order)
     BP_GATHER(world->vx, world->spare_double, order, n);
     BP_GATHER(world->vy, world->spare_double, order, n);
     BP_GATHER(world->r, world->spare_double, order, n);
+    BP_GATHER(world->angle, world->spare_double, order, n);
+    BP_GATHER(world->w, world->spare_double, order, n);
     BP_GATHER(world->mass, world->spare_double, order, n);
     BP_GATHER(world->inv_mass, world->spare_double, order, n);
+    BP_GATHER(world->inv_inertia, world->spare_double, order, n);
     BP_GATHER(world->id, world->spare_id, order, n);
     BP_GATHER(world->flags, world->spare_flags, order, n);
     BP_GATHER(world->calm, world->spare_calm, order, n);
@@ -235,6 +250,12 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order)
     return true;
 }
 
+void bp_world_set_free_mass(bp_world *world, size_t i)
+{
+    world->inv_mass[i] = 1.0 / world->mass[i];
+    world->inv_inertia[i] = 2.0 * world->inv_mass[i] / (world->r[i] * world->r[i]);
+}
+
 void bp_world_wake(bp_world *world, size_t i)
 {
     world->calm[i] = 0;
@@ -242,7 +263,7 @@ void bp_world_wake(bp_world *world, size_t i)
         return;
     world->flags[i] &= (uint8_t)~BP_BALL_ASLEEP;
     if (!(world->flags[i] & BP_BALL_HELD))
-        world->inv_mass[i] = 1.0 / world->mass[i];
+        bp_world_set_free_mass(world, i);
 }
 
 void bp_world_wake_all(bp_world *world)
@@ -260,9 +281,10 @@ void bp_world_set_held(bp_world *world, uint32_t id, bool held)
     if (held) {
         world->flags[i] |= BP_BALL_HELD;
         world->inv_mass[i] = 0.0;
+        world->inv_inertia[i] = 0.0;
     } else {
         world->flags[i] &= (uint8_t)~BP_BALL_HELD;
-        world->inv_mass[i] = 1.0 / world->mass[i];
+        bp_world_set_free_mass(world, (size_t)i);
     }
 }
 
@@ -274,6 +296,8 @@ void bp_world_energy(const bp_world *world, double *kinetic, double *potential)
     for (size_t i = 0; i < world->count; i++) {
         double m = world->mass[i];
         ke += 0.5 * m * (world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i]);
+        /* I w^2 / 2 with I = m r^2 / 2. */
+        ke += 0.25 * m * world->r[i] * world->r[i] * world->w[i] * world->w[i];
         /* Height measured from the surface gravity pulls towards. */
         double rest_y = g >= 0.0 ? floor_y - world->r[i] : floor_y + world->r[i];
         pe += m * g * (rest_y - world->y[i]);

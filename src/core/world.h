@@ -40,8 +40,11 @@ typedef struct bp_world {
     double *x, *y;   /* centre, px */
     double *vx, *vy; /* velocity, px/s */
     double *r;       /* radius, px */
+    double *angle;   /* rotation, rad, from +x toward +y (clockwise on screen) */
+    double *w;       /* angular velocity, rad/s, same sense as angle */
     double *mass;    /* mass, arbitrary units (default r^2) */
     double *inv_mass;/* 1/mass; 0 while held */
+    double *inv_inertia; /* 1/I with I = m r^2 / 2 (a solid disk); 0 while held */
     uint32_t *id;    /* stable id */
     uint8_t *flags;  /* BP_BALL_* */
     uint16_t *calm;  /* steps in a row the ball has rested, up to the
@@ -135,6 +138,9 @@ static inline size_t bp_world_prefetches(const bp_world *world, size_t count)
                : 0;
 }
 
+/* Gives ball i its own inverse mass and inertia again (after holding or
+ * sleeping, when both were 0). */
+void bp_world_set_free_mass(bp_world *world, size_t i);
 /* Wakes the ball at index i if it sleeps. */
 void bp_world_wake(bp_world *world, size_t i);
 /* Wakes every ball: for a change of the rules (gravity, walls) under which
@@ -144,7 +150,7 @@ void bp_world_wake_all(bp_world *world);
 /* Marks a ball as held (infinite mass, no gravity) or lets it go. */
 void bp_world_set_held(bp_world *world, uint32_t id, bool held);
 
-/* Total kinetic energy and gravitational potential energy (zero at the floor),
+/* Total kinetic energy (translation and rotation) and gravitational potential energy (zero at the floor),
  * in mass * px^2 / s^2. */
 void bp_world_energy(const bp_world *world, double *kinetic, double *potential);
 
