@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "scene.h"
+#include "scenepath.h"
 #include "spawn.h"
 
 static bp_params merge_params(const bp_params *scene, const bp_options *opts)
@@ -29,8 +30,13 @@ static bp_params merge_params(const bp_params *scene, const bp_options *opts)
 bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size)
 {
     bp_scene scene = {.params = bp_params_default()};
+    char scene_path[4096] = "";
     if (opts->scene_path) {
-        *status = bp_scene_load(&scene, opts->scene_path, err, err_size);
+        if (!bp_scene_find(opts->scene_path, scene_path, sizeof scene_path, err, err_size)) {
+            *status = 2;
+            return NULL;
+        }
+        *status = bp_scene_load(&scene, scene_path, err, err_size);
         if (*status)
             return NULL;
     }
@@ -43,8 +49,7 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
         return NULL;
     }
     world->threads = opts->threads;
-    *status = bp_scene_build(&scene, opts->scene_path ? opts->scene_path : "", world, err,
-                             err_size);
+    *status = bp_scene_build(&scene, scene_path, world, err, err_size);
     if (*status == 0 && scene.ball_count == 0)
         *status = bp_spawn_random(world, opts->balls, opts->radius_min, opts->radius_max,
                                   opts->seed, err, err_size);

@@ -1,0 +1,86 @@
+#include "scenepath.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Set by the build (src/meson.build); empty when unknown. */
+#ifndef BP_SCENE_DIR
+#define BP_SCENE_DIR ""
+#endif
+#ifndef BP_SCENE_DIR_FROM_BINDIR
+#define BP_SCENE_DIR_FROM_BINDIR ""
+#endif
+
+const char *bp_scene_dir(void)
+{
+    return BP_SCENE_DIR;
+}
+
+static bool exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+/* The directory of the running program, from /proc (Linux); false where
+ * there is none. */
+static bool program_dir(char *out, size_t out_size)
+{
+    if (out_size < 2)
+        return false;
+    ssize_t len = readlink("/proc/self/exe", out, out_size - 1);
+    if (len <= 0 || (size_t)len >= out_size - 1)
+        return false;
+    out[len] = '\0';
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
+/* Tries DIR/NAME, then DIR/NAME.scene. */
+static bool try_dir(const char *dir, const char *name, char *out, size_t out_size)
+{
+    static const char *const suffixes[] = {"", ".scene"};
+    for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
+        int n = snprintf(out, out_size, "%s/%s%s", dir, name, suffixes[k]);
+        if (n > 0 && (size_t)n < out_size && exists(out))
+            return true;
+    }
+    return false;
+}
+
+bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size_t err_size)
+{
+    size_t len = strlen(name);
+    if (exists(name) || strchr(name, '/') || len == 0 || strcmp(name, ".") == 0 ||
+        strcmp(name, "..") == 0) {
+        if (len >= out_size) {
+            snprintf(err, err_size, "--scene: path too long");
+            return false;
+        }
+        memcpy(out, name, len + 1);
+        return true;
+    }
+
+    char dirs[3][4096];
+    size_t count = 0;
+    snprintf(dirs[count++], sizeof dirs[0], "scenes");
+    char exe_dir[4096];
+    if (BP_SCENE_DIR_FROM_BINDIR[0] && program_dir(exe_dir, sizeof exe_dir)) {
+        int n = snprintf(dirs[count], sizeof dirs[0], "%s/%s", exe_dir, BP_SCENE_DIR_FROM_BINDIR);
+        if (n > 0 && (size_t)n < sizeof dirs[0])
+            count++;
+    }
+    if (BP_SCENE_DIR[0])
+        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SCENE_DIR);
+
+    for (size_t k = 0; k < count; k++)
+        if (try_dir(dirs[k], name, out, out_size))
+            return true;
+
+    snprintf(err, err_size, "%s: no such scene file, nor %s.scene in scenes/%s%s", name, name,
+             BP_SCENE_DIR[0] ? " or " : "", BP_SCENE_DIR);
+    return false;
+}
