@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The benchmark line of SPEC.md: `--bench N` prints exactly one line with
-the contract's fields in the contract's order, and what the line reports
-holds together (steps/s from wall time, ball-steps/s from steps/s, a firm
+"""The benchmark line: `--bench N` prints exactly one line with the
+documented fields in the documented order (docs/cli.md), and what the line
+reports holds together (steps/s from wall time, ball-steps/s from steps/s, a firm
 pile, nobody out). Speed itself is never judged here: that is what
 `meson test --benchmark` is for.
 
@@ -30,7 +30,7 @@ def bench(args):
     lines = p.stdout.splitlines()
     match = LINE.match(lines[0]) if len(lines) == 1 else None
     check(p.returncode == 0 and match is not None and p.stderr == "",
-          "%s prints one contract line" % " ".join(args),
+          "%s prints one bench line" % " ".join(args),
           "exit %d stdout %r stderr %r" % (p.returncode, p.stdout, p.stderr))
     if not match:
         return None
@@ -57,7 +57,7 @@ def main():
     one = bench(["--bench", "1000"])
     if one:
         consistent(one, 1000, 1, "1,000 balls")
-        # The issue's bar for this pit: deepest overlap at most 0.05 r.
+        # The target for this pit: deepest overlap at most 0.05 r.
         check(one["escaped"] == 0 and one["overlap"] <= 0.05,
               "1,000 balls: nobody out, deepest overlap at most 0.05 r", str(one))
         check(one["aspect"] is None, "the standard pit's line has no aspect field")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The frame dump at the process level (SPEC.md, "Frame dump"): determinism,
+"""The frame dump at the process level (docs/cli.md, "Frame dump"): determinism,
 the CSV format, --dump-every, and a clean stop on SIGINT/SIGTERM.
 
 usage: cli_dump.py PATH/TO/ballpit   (TAP on stdout)
@@ -14,7 +14,7 @@ import time
 from taplib import check, done
 
 BALLPIT = os.path.abspath(sys.argv[1])
-SPEC_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
+FIXED_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
 
 
 def run(args, cwd, timeout=120):
@@ -66,7 +66,7 @@ def format_and_every(tmp):
     check(p.returncode == 0, "dump: a --dump-every 5 run exits 0", p.stderr)
     text = read_bytes(os.path.join(tmp, "every", "frames.csv")).decode("ascii")
     header, frames, problems = parse_frames(text)
-    check(header[:8] == SPEC_COLUMNS, "format: header starts frame,t,id,x,y,vx,vy,r",
+    check(header[:8] == FIXED_COLUMNS, "format: header starts frame,t,id,x,y,vx,vy,r",
           ",".join(header))
     check(not problems, "format: every row has every field, frames ascending", problems)
     check(sorted(frames) == [0, 5, 10, 15, 20],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden dump: tests/golden/small.scene run for 240 steps must reproduce the
 checked-in tests/golden/small.frames.csv to 1e-6 (relative, or absolute below
-1) on every number of the SPEC columns frame,t,id,x,y,vx,vy,r.
+1) on every number of the fixed columns frame,t,id,x,y,vx,vy,r.
 
 Why 1e-6: the run is deterministic, so on one machine the bytes match
 exactly; across compilers and libm versions only rounding differs (one ulp
@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCENE = os.path.join(HERE, "golden", "small.scene")
 GOLDEN = os.path.join(HERE, "golden", "small.frames.csv")
 STEPS = "240"
-SPEC_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
+FIXED_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
 TOLERANCE = 1e-6
 
 
@@ -40,11 +40,11 @@ def run_scene(ballpit, tmp):
     return p, os.path.join(out, "frames.csv")
 
 
-def spec_rows(path):
+def fixed_rows(path):
     with open(path) as f:
         lines = f.read().splitlines()
     header = lines[0].split(",")
-    cols = [header.index(c) for c in SPEC_COLUMNS]
+    cols = [header.index(c) for c in FIXED_COLUMNS]
     return header, [[float(line.split(",")[k]) for k in cols] for line in lines[1:]]
 
 
@@ -63,9 +63,9 @@ def main():
         results = []
         results.append((p.returncode == 0, "golden: the scene runs", p.stderr))
         if p.returncode == 0:
-            header, got = spec_rows(produced)
-            _, want = spec_rows(GOLDEN)
-            results.append((header[:8] == SPEC_COLUMNS, "golden: header starts with the SPEC "
+            header, got = fixed_rows(produced)
+            _, want = fixed_rows(GOLDEN)
+            results.append((header[:8] == FIXED_COLUMNS, "golden: header starts with the fixed "
                             "columns", ",".join(header)))
             results.append((len(got) == len(want), "golden: 241 frames of 6 balls, as checked "
                             "in", "%d rows, want %d" % (len(got), len(want))))
@@ -74,7 +74,7 @@ def main():
                 for k, (a, b) in enumerate(zip(g, w)):
                     err = abs(a - b) / max(1.0, abs(b))
                     if err > worst:
-                        worst, where = err, (n + 2, SPEC_COLUMNS[k], a, b)
+                        worst, where = err, (n + 2, FIXED_COLUMNS[k], a, b)
             results.append((len(got) == len(want) and worst <= TOLERANCE,
                             "golden: every number within 1e-6 of the checked-in dump",
                             "worst %.3g at line %s column %s: got %r want %r"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--png at the process level: the README's own command writes one PNG per
+"""--png at the process level: a headless run of 200 balls writes one PNG per
 dumped step, each a real PNG of the arena's size, and the pictures show the
 balls where frames.csv puts them, in a colour that stays with the ball.
 
@@ -70,11 +70,11 @@ def decode_png(path):
     return rows
 
 
-def readme_command(tmp):
+def two_hundred_balls(tmp):
     p = subprocess.run([BALLPIT, "--headless", "--steps", "600", "--balls", "200", "--dump",
                         "out", "--png"], cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
                        timeout=1200)
-    check(p.returncode == 0, "png: the README command exits 0", p.stderr)
+    check(p.returncode == 0, "png: a 600-step run with --png exits 0", p.stderr)
     out = os.path.join(tmp, "out")
     names = sorted(n for n in os.listdir(out) if n.endswith(".png"))
     want = ["frame-%06d.png" % k for k in range(601)]
@@ -117,7 +117,7 @@ def pictures_show_the_balls(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         pictures_show_the_balls(tmp)
-        readme_command(tmp)
+        two_hundred_balls(tmp)
     return done()
 
 

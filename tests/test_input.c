@@ -112,7 +112,7 @@ static void options_good_input(void)
     rc = parse_args(&o, err, sizeof err, NULL);
     TAP_OK(rc == 0 && o.balls == 40 && o.params.restitution == 0.9 && o.params.hz == 120.0 &&
                o.radius_min == 8.0 && o.radius_max == 24.0 && o.dump_every == 1,
-           "options: SPEC defaults with no arguments");
+           "options: the documented defaults with no arguments");
     /* Parsing twice must work (getopt keeps global state). */
     rc = parse_args(&o, err, sizeof err, "--balls", "3", NULL);
     TAP_OK(rc == 0 && o.balls == 3, "options: the parser can run again");

@@ -41,9 +41,9 @@ static bp_params arena_without_drag(double width, double height)
     return p;
 }
 
-/* The benchmark pit of SPEC.md at 2,000 balls: after 5 s the pile must be
- * firm (SPEC's deepest-overlap measure, with the issue's 0.05 r for 1,000
- * balls as the bar), nobody may have left, and after 10 s the balls on the
+/* The benchmark pit (--bench) at 2,000 balls: after 5 s the pile must be
+ * firm (the bench line's deepest-overlap measure, with the 0.05 r targeted
+ * for 1,000 balls as the bar), nobody may have left, and after 10 s the balls on the
  * floor must stand still: not one moves more than 0.01 px in the last
  * second (a jittering pile shows up as motion at the bottom first). */
 static void deep_pile_is_firm_and_still(void)

@@ -1,4 +1,4 @@
-/* The benchmark pit of SPEC.md in Chipmunk 7 beside ballpit, in one run:
+/* The --bench pit in Chipmunk 7 beside ballpit, in one run:
  * the same balls (our own spawn, same seed), walls, step and measures, so
  * the two lines and their ratio compare like with like.
  *

@@ -1,4 +1,4 @@
-/* The standard pit benchmark (SPEC.md): N balls of 5 px settling for 600
+/* The standard pit benchmark (--bench; docs/benchmarks.md): N balls of 5 px settling for 600
  * steps; only the steps are timed. */
 #ifndef BP_BENCH_H
 #define BP_BENCH_H
@@ -28,7 +28,7 @@ bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
  * escape. */
 uint64_t bp_bench_count_escaped(const double *x, const double *y, size_t n, double width,
                                 double height);
-/* Prints the one contract line, with aspect=A at its end for a pit that is
+/* Prints the one documented bench line, with aspect=A at its end for a pit that is
  * not the standard one. */
 void bp_bench_print(const bp_bench_result *result, FILE *out);
 

@@ -1,4 +1,4 @@
-/* The frame dump (SPEC.md): DIR/frames.csv, one row per ball per dumped
+/* The frame dump (--dump; format in docs/cli.md): DIR/frames.csv, one row per ball per dumped
  * step, in id order, numbers that round-trip. */
 #ifndef BP_DUMP_H
 #define BP_DUMP_H

@@ -1,4 +1,4 @@
-/* The command line (SPEC.md), parsed with getopt_long into one struct and
+/* The command line (docs/cli.md), parsed with getopt_long into one struct and
  * validated once. No SDL here: the tests parse command lines too. */
 #ifndef BP_OPTIONS_H
 #define BP_OPTIONS_H
@@ -45,7 +45,7 @@ typedef struct bp_options {
     bool help, version;
 } bp_options;
 
-/* Defaults from SPEC.md. */
+/* The documented defaults (docs/cli.md). */
 bp_options bp_options_default(void);
 
 /* Fills opts from argv. Returns 0 on success, else 2 with a one-line message

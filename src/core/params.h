@@ -15,7 +15,7 @@ typedef struct bp_params {
     double hz;          /* fixed physics steps per second */
 } bp_params;
 
-/* The documented defaults (SPEC.md). */
+/* The documented defaults (docs/cli.md). */
 bp_params bp_params_default(void);
 
 /* NULL when every field is in range, else a message naming the field. */

@@ -1,4 +1,4 @@
-/* Scene files (SPEC.md): world settings, balls and walls, one statement per
+/* Scene files (format in docs/cli.md): world settings, balls and walls, one statement per
  * line. Parsing only checks the text; placing the balls in a world is
  * bp_scene_build's job, so command-line overrides can come in between. */
 #ifndef BP_SCENE_H

@@ -1,5 +1,5 @@
 /* Populating a world: random balls that start without overlaps, and the
- * standard benchmark pit of SPEC.md. */
+ * standard benchmark pit that --bench and other engines are measured on. */
 #ifndef BP_SPAWN_H
 #define BP_SPAWN_H
 
