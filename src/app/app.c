@@ -213,8 +213,8 @@ static SDL_Texture *canvas(bp_app *app, int *k_out)
         app->canvas_k = k;
     }
     /* Smoothed when it is stretched to the window; copied pixel for pixel
-     * when it fits exactly, which a software renderer does in half the time
-     * (a 1600x1200 window under Xvfb: 38 ms a frame smoothed, 21 ms not). */
+     * when it fits exactly, which a software renderer does in about half
+     * the time. */
     bool exact = out_w == app->width * k && out_h == app->height * k;
     SDL_SetTextureScaleMode(app->canvas, exact ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
     *k_out = k;

@@ -44,8 +44,7 @@ struct bp_raster {
     size_t colours_count, colours_capacity;
     /* The still layer: the background and every sleeper, kept from frame
      * to frame, for sleepers do not move. A pile at rest then costs a copy
-     * and the few balls awake: 50,000 balls at rest under Xvfb took 23 ms
-     * a frame to draw afresh. */
+     * and the few balls awake instead of every ball. */
     uint32_t *still; /* still_w x still_h pixels, pitch still_w */
     size_t still_capacity;
     int still_w, still_h;
@@ -460,9 +459,8 @@ bool bp_raster_balls(bp_raster *raster, const bp_pixels *out, SDL_Color backgrou
         fill_box(out, (pixel_box){0, 0, out->width, out->height}, ground);
     /* Sleepers lie in the layer; the balls awake go over it, interpolated.
      * In the world's memory order, which the core keeps close to the order
-     * in space: in id order every ball landed on other rows of the buffer
-     * and other lines of the world's arrays, and 50,000 balls took 64 ms
-     * instead of 38 (before the masks). Overlapping balls may then cover
+     * in space: in id order every ball lands on other rows of the buffer
+     * and other lines of the world's arrays. Overlapping balls may then cover
      * each other differently from the id order that SDL2_gfx and the quads
      * keep (render.c); balls touch by their soft edges only, unless they
      * are pushed into each other, as a held ball pushes. */

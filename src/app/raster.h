@@ -1,8 +1,8 @@
 /* Balls drawn on the CPU straight into a pixel buffer. A renderer that
  * rasterises in software (Mesa's llvmpipe under Xvfb, say) spends about a
- * microsecond on each triangle whatever its size: 50,000 small balls as
- * textured quads took 130-150 ms a frame there. render.c picks whichever
- * of the two ways is faster where it runs. */
+ * microsecond on each triangle whatever its size, so tens of thousands of
+ * small balls as textured quads take far longer there. render.c picks
+ * whichever of the two ways is faster where it runs. */
 #ifndef BP_RASTER_H
 #define BP_RASTER_H
 

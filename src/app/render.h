@@ -17,10 +17,9 @@ SDL_Color bp_ball_color(uint32_t id);
 typedef struct bp_ball_batch bp_ball_batch;
 
 /* From this many balls on, bp_render_world draws them as a batch. One by
- * one, SDL2_gfx draws each ball as dozens of lines and points: under Xvfb's
- * software renderer 300 balls drew at 5.8 fps, and with at most 8 steps a
- * frame the physics fell behind to 46 steps/s; batched, 31 fps in real time.
- * 40 balls one by one still drew at 25 fps. */
+ * one, SDL2_gfx draws each ball as dozens of lines and points, which a
+ * software renderer cannot keep up with for a few hundred balls; a few
+ * dozen it can (figures: docs/benchmarks.md, "Drawing"). */
 #define BP_RENDER_BATCH_MIN_BALLS 100
 
 /* A texture of surface (which it frees) that blends over what is below it

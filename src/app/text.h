@@ -1,8 +1,7 @@
 /* Text in SDL2_gfx's built-in 8x8 font, drawn as one batch of textured quads
- * per block of text rather than one SDL2_gfx call per glyph. Under Xvfb's
- * software renderer each of those calls cost about 70 us: the HUD alone
- * took 24 ms a frame and the help overlay 70 ms, and the physics fell behind
- * real time with the help open. */
+ * per block of text rather than one SDL2_gfx call per glyph: under a
+ * software renderer those calls made the help overlay alone cost more than
+ * a frame's time. */
 #ifndef BP_TEXT_H
 #define BP_TEXT_H
 

@@ -117,9 +117,8 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
 /* Balls that may change cell between two sorts and still be moved one by
  * one (move_to_cell) instead of sorting the whole world again, as long as
  * the cells they cross add up to no more than a quarter of the balls: a
- * move shifts the cells and items in between. (With a flat 256 moves, the
- * 1k pit, whose rows are 40 cells, took 294 -> 305 instructions per
- * ball-step; the 10k pit 415 -> 408.) */
+ * move shifts the cells and items in between, so in a small world with
+ * short rows many moves cost more than a new sort. */
 #define BP_SORT_MAX_MOVES 256
 
 /* A ball that left the cell it was sorted into. */
@@ -236,10 +235,11 @@ static void cells_piece(void *context, int piece)
         bp->ball_cell[i] = cell_of(bp, inv_cell, world->x[i], world->y[i]);
 }
 
-/* The counting sort by cell, in pieces of whole rows, one per thread. Each piece reads every ball's cell and sorts the balls of its
- * rows, from the count of balls in the rows before it: the same items and
- * starts as one pass over every ball, without a count table per thread
- * (two tables of a cell count each made the sort 4% slower). */
+/* The counting sort by cell, in pieces of whole rows, one per thread. Each
+ * piece reads every ball's cell and sorts the balls of its rows, from the
+ * count of balls in the rows before it: the same items and starts as one
+ * pass over every ball, without a count table per thread (zeroing and
+ * adding up such tables cost more than the counting they shared). */
 typedef struct counting_job {
     bp_broadphase *bp;
     const bp_world *world;

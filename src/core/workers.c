@@ -29,9 +29,9 @@ struct bp_workers {
  * microseconds apart, and waking a sleeping thread costs a system call on
  * each side and tens of microseconds before it runs. The parts of the step
  * that one thread runs alone take up to a few milliseconds while a big pit
- * lands; 50,000 rounds of idle_round (about 2.4 ms here) cover most of
- * them (100k pit, steps 0-300, two threads: 6% faster than 2,000 pauses),
- * and a helper without work still gives its core back soon. */
+ * lands; 50,000 rounds of idle_round (a few milliseconds) cover most of
+ * them, and a helper without work still gives its core back soon
+ * (figures: docs/benchmarks.md, "Two threads"). */
 #define BP_WORKERS_IDLE_SPINS 50000
 /* A wait for a job longer than this (s) was not within a step. */
 #define BP_WORKERS_LONG_WAIT_S 0.004
@@ -69,10 +69,9 @@ void bp_workers_wait_round(unsigned *rounds)
 
 /* Takes pieces until none is left: the caller from the first piece on,
  * the helpers from the last piece back. Jobs over the same strips then
- * find each strip's balls in the cache of the core that had them last job:
- * a line another core wrote took 150 to 500 ns a round trip on this
- * project's machine (two threads in the 100k pit: 5% faster than handing
- * the pieces of both halves out by turns). Neighbouring pieces
+ * find each strip's balls in the cache of the core that had them last job,
+ * since fetching a line another core wrote costs hundreds of nanoseconds.
+ * Neighbouring pieces
  * (strips of the same parity, four cell columns apart) write bytes and
  * counters that share cache lines, and the two threads meet only once, at
  * the last piece. */
