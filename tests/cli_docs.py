@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""The documentation stays true to the program: every option that
+README.md, docs/cli.md and the man page name exists in `ballpit --help`,
+and every option of --help is documented in docs/cli.md and the man page.
+Also the README stays short (at most 250 lines).
+
+usage: cli_docs.py PATH/TO/ballpit SOURCE_DIR   (TAP on stdout)
+"""
+import os
+import re
+import subprocess
+import sys
+
+from taplib import check, done
+
+# Options of other programs that the documents show (meson, valgrind, git,
+# the test scripts), and heading anchors that look like options.
+NOT_OURS = {"--prefix", "--print-errorlogs", "--benchmark", "--callgrind-out-file",
+            "--reconfigure", "--tool", "--destdir", "--regenerate", "--stat", "--suite",
+            "--timeout-multiplier", "--no-rebuild", "--version-only"}
+ANCHOR = re.compile(r"\(#[^)]*\)|\(\.\./[^)]*\)|\([a-z]+\.md#[^)]*\)")
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def options_in(text):
+    text = ANCHOR.sub("", text.replace("\\-", "-"))
+    return set(OPTION.findall(text)) - NOT_OURS
+
+
+def main():
+    ballpit, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    p = subprocess.run([ballpit, "--help"], stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0, "--help exits 0", p.stderr)
+    helped = options_in(p.stdout)
+    check(len(helped) >= 20, "--help lists the options", p.stdout)
+
+    docs = {}
+    for name in ("README.md", "docs/cli.md", "docs/benchmarks.md", "CONTRIBUTING.md",
+                 "man/ballpit.1"):
+        with open(os.path.join(source, name), encoding="utf-8") as f:
+            docs[name] = f.read()
+        # An abbreviation (getopt_long takes unambiguous ones) counts as
+        # the one option it abbreviates.
+        unknown = sorted(o for o in options_in(docs[name]) - helped
+                         if len([h for h in helped if h.startswith(o)]) != 1)
+        check(not unknown, "%s names only options that --help lists" % name,
+              "not in --help: " + " ".join(unknown))
+    for name in ("docs/cli.md", "man/ballpit.1"):
+        missing = sorted(helped - options_in(docs[name]))
+        check(not missing, "%s documents every option of --help" % name,
+              "undocumented: " + " ".join(missing))
+
+    lines = docs["README.md"].count("\n")
+    check(lines <= 250, "README.md is at most 250 lines", "%d lines" % lines)
+
+    return done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
