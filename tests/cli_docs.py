@@ -2,7 +2,8 @@
 """The documentation stays true to the program: every option that
 README.md, docs/cli.md and the man page name exists in `ballpit --help`,
 and every option of --help is documented in docs/cli.md and the man page.
-Also the README stays short (at most 250 lines).
+Also the README stays short (at most 250 lines), and the man page names
+the version the program prints.
 
 usage: cli_docs.py PATH/TO/ballpit SOURCE_DIR   (TAP on stdout)
 """
@@ -50,6 +51,13 @@ def main():
         missing = sorted(helped - options_in(docs[name]))
         check(not missing, "%s documents every option of --help" % name,
               "undocumented: " + " ".join(missing))
+
+    v = subprocess.run([ballpit, "--version"], stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=60).stdout.strip()
+    th = [line for line in docs["man/ballpit.1"].splitlines() if line.startswith(".TH ")]
+    check(len(th) == 1 and ('"%s"' % v) in th[0],
+          "the man page's title line carries the version that --version prints",
+          "%r against %r" % (th, v))
 
     lines = docs["README.md"].count("\n")
     check(lines <= 250, "README.md is at most 250 lines", "%d lines" % lines)
