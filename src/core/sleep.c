@@ -27,6 +27,14 @@
  * this (BP_CLEANUP_OVER_R in solver.c) unless the balls around hold the two
  * together. */
 #define BP_SLEEP_JAM_OVER_R 0.01
+/* The most a calm ball's velocity may change, as a part of the sleep speed,
+ * from the step its calm began: a ball turning back at the top of its roll
+ * up a slope of 8 degrees or more changes by more within the calm steps,
+ * while a ball rocking in a pocket of a pile stays within it. */
+#define BP_SLEEP_TURN 0.5
+/* The most a ball held in place moves in a step, as a part of the sleep
+ * speed's travel in a step. */
+#define BP_SLEEP_HELD 0.1
 
 bp_sleep_rules bp_sleep_rules_for(const bp_params *params)
 {
@@ -160,6 +168,10 @@ void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x
     double limit2 = rules->sleep_speed * rules->sleep_speed;
     double dt = 1.0 / world->params.hz;
     double travel2 = limit2 * dt * dt;
+    /* The most a calm ball's velocity may change while it stays calm, and
+     * the least a step moves a ball that is not held in place. */
+    double turn2 = BP_SLEEP_TURN * BP_SLEEP_TURN * limit2;
+    double held2 = BP_SLEEP_HELD * BP_SLEEP_HELD * travel2;
     size_t ready_count = 0;
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1)) {
@@ -167,14 +179,24 @@ void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x
             continue;
         double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
         double dx = world->x[i] - start_x[i], dy = world->y[i] - start_y[i];
-        /* Calm: slow, or held in place. A ball jammed between others can
-         * keep a velocity that the position passes undo every step; it
-         * rests as surely as a slow one. */
-        bool calm = v2 <= limit2 || dx * dx + dy * dy <= travel2;
+        /* Calm: slow and steady, or held in place. A ball jammed between
+         * others can keep a velocity that the position passes undo every
+         * step: it barely moves, and rests as surely as a slow one. A slow
+         * ball that moves must also have kept its velocity since its calm
+         * began: one that rolls up a slope is slow for a few steps at the
+         * top, where it turns back, and must not be frozen there. */
+        double cx = world->vx[i] - world->calm_vx[i], cy = world->vy[i] - world->calm_vy[i];
+        bool steady = world->calm[i] == 0 || cx * cx + cy * cy <= turn2;
+        bool calm = (v2 <= limit2 && steady) || dx * dx + dy * dy <= held2;
         if (!supported[i] || !calm)
             world->calm[i] = 0;
-        else if (world->calm[i] < rules->calm_steps)
+        else if (world->calm[i] < rules->calm_steps) {
+            if (world->calm[i] == 0) {
+                world->calm_vx[i] = world->vx[i];
+                world->calm_vy[i] = world->vy[i];
+            }
             world->calm[i]++;
+        }
         if (world->calm[i] >= rules->calm_steps)
             ready[ready_count++] = (uint32_t)i;
     }
@@ -195,6 +217,7 @@ void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x
         start_y[i] = world->y[i];
         world->vx[i] = 0.0;
         world->vy[i] = 0.0;
+        world->w[i] = 0.0;
         world->inv_mass[i] = 0.0;
         world->inv_inertia[i] = 0.0;
     }

@@ -44,6 +44,8 @@ void bp_world_destroy(bp_world *world)
     free(world->id);
     free(world->flags);
     free(world->calm);
+    free(world->calm_vx);
+    free(world->calm_vy);
     free(world->index_of_id);
     free(world->walls);
     free(world->spare_double);
@@ -81,7 +83,9 @@ static bool reserve_balls(bp_world *world, size_t wanted)
         !grow_array((void **)&world->inv_inertia, sizeof(double), capacity) ||
         !grow_array((void **)&world->id, sizeof(uint32_t), capacity) ||
         !grow_array((void **)&world->flags, sizeof(uint8_t), capacity) ||
-        !grow_array((void **)&world->calm, sizeof(uint16_t), capacity))
+        !grow_array((void **)&world->calm, sizeof(uint16_t), capacity) ||
+        !grow_array((void **)&world->calm_vx, sizeof(double), capacity) ||
+        !grow_array((void **)&world->calm_vy, sizeof(double), capacity))
         return false;
     world->capacity = capacity;
     return true;
@@ -129,6 +133,8 @@ int64_t bp_world_add_ball(bp_world *world, double x, double y, double vx, double
     world->id[i] = id;
     world->flags[i] = 0;
     world->calm[i] = 0;
+    world->calm_vx[i] = 0.0;
+    world->calm_vy[i] = 0.0;
     world->index_of_id[id] = (int32_t)i;
     take_radius(world, r);
     world->layout_stamp++;
@@ -157,6 +163,8 @@ static void move_ball(bp_world *world, size_t to, size_t from)
     world->id[to] = world->id[from];
     world->flags[to] = world->flags[from];
     world->calm[to] = world->calm[from];
+    world->calm_vx[to] = world->calm_vx[from];
+    world->calm_vy[to] = world->calm_vy[from];
     world->index_of_id[world->id[to]] = (int32_t)to;
 }
 
@@ -244,6 +252,8 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order)
     BP_GATHER(world->id, world->spare_id, order, n);
     BP_GATHER(world->flags, world->spare_flags, order, n);
     BP_GATHER(world->calm, world->spare_calm, order, n);
+    BP_GATHER(world->calm_vx, world->spare_double, order, n);
+    BP_GATHER(world->calm_vy, world->spare_double, order, n);
     for (size_t k = 0; k < n; k++)
         world->index_of_id[world->id[k]] = (int32_t)k;
     world->layout_stamp++;

@@ -49,6 +49,7 @@ typedef struct bp_world {
     uint8_t *flags;  /* BP_BALL_* */
     uint16_t *calm;  /* steps in a row the ball has rested, up to the
                         sleep rules' count; 0 while asleep (see sleep.c) */
+    double *calm_vx, *calm_vy; /* its velocity when that count began, px/s */
     double r_min, r_max; /* smallest and largest radius (INFINITY and 0 with no balls) */
 
     int32_t *index_of_id; /* id -> index, -1 once removed */
