@@ -220,8 +220,8 @@ static void pure_ball_response(void)
 {
     /* Normal along +y; a moves down onto b with a sideways component. */
     double vxa = 7.0, vya = 10.0, vxb = -3.0, vyb = 0.0;
-    int hit = bp_collide_balls(0.0, 1.0, &vxa, &vya, &vxb, &vyb, 1.0, 1.0, 1.0, 0.0);
-    TAP_OK(hit == 1, "bp_collide_balls: approaching balls collide");
+    double hit = bp_collide_balls(0.0, 1.0, &vxa, &vya, &vxb, &vyb, 1.0, 1.0, 1.0, 0.0);
+    TAP_OK(hit == 10.0, "bp_collide_balls: approaching balls collide (impulse m * 10 px/s)");
     TAP_OK(vxa == 7.0 && vxb == -3.0, "bp_collide_balls: tangential velocities untouched");
     TAP_OK(vya == 0.0 && vyb == 10.0, "bp_collide_balls: normal velocities swap (equal, e=1)");
 
@@ -286,28 +286,115 @@ static void a_held_ball_shoves_and_is_bounced_off(void)
     TAP_OK(vxb == ub && vyb == 7.0, "against a still infinite mass it is the 1D law to the bit");
 }
 
+/* A disk of radius r, mass 1 against the floor (outward normal (0, -1) in
+ * y-down coordinates), with friction mu and rolling resistance rolling. */
+static void hit_floor(double mu, double rolling, double e, double rest_speed, double r,
+                      double *vx, double *vy, double *w)
+{
+    bp_contact_law law = {mu, rolling};
+    bp_collide_surface(&law, 0.0, -1.0, r, 1.0, 2.0 / (r * r), vx, vy, w, e, rest_speed);
+}
+
 static void pure_static_response(void)
 {
-    /* Floor: outward normal (0, -1) in y-down coordinates. */
-    double vx = 4.0, vy = 10.0;
-    bp_collide_static(0.0, -1.0, &vx, &vy, 0.5, 0.0, 0.0);
-    TAP_OK(vy == -5.0 && vx == 4.0, "bp_collide_static: reflects with e, no friction keeps vx");
-    vx = 4.0, vy = 10.0;
-    /* Normal impulse per unit mass 15; friction 0.1 takes 1.5 off vx. */
-    bp_collide_static(0.0, -1.0, &vx, &vy, 0.5, 0.1, 0.0);
-    TAP_NEAR(vx, 2.5, 1e-14, "bp_collide_static: friction takes mu times the normal change");
-    vx = -1.0, vy = 10.0;
-    bp_collide_static(0.0, -1.0, &vx, &vy, 0.5, 1.0, 0.0);
-    TAP_OK(vx == 0.0, "bp_collide_static: friction stops but never reverses");
-    vx = 4.0, vy = -3.0;
-    bp_collide_static(0.0, -1.0, &vx, &vy, 0.5, 1.0, 0.0);
-    TAP_OK(vx == 4.0 && vy == -3.0, "bp_collide_static: moving away from the surface is untouched");
-    vx = 0.0, vy = 3.0;
-    bp_collide_static(0.0, -1.0, &vx, &vy, 0.9, 0.0, 5.0);
-    TAP_OK(vy == 0.0, "bp_collide_static: approach below the rest speed stops dead");
-    vx = -8.0, vy = 1.0;
-    bp_collide_static(1.0, 0.0, &vx, &vy, 1.0, 0.0, 0.0);
-    TAP_OK(vx == 8.0 && vy == 1.0, "bp_collide_static: left wall reflects vx");
+    double vx = 4.0, vy = 10.0, w = 0.0;
+    hit_floor(0.0, 0.0, 0.5, 0.0, 2.0, &vx, &vy, &w);
+    TAP_OK(vy == -5.0 && vx == 4.0 && w == 0.0,
+           "surface: reflects with e; without friction vx and the spin stay");
+    /* Normal impulse per unit mass 15, so friction 1 can take up to 15 off
+     * the slip; a disk's tangential effective mass is m/3, so stopping the
+     * slip of 4 takes 4/3 off vx and puts 2 * (4/3) / r on the spin: it
+     * leaves rolling at 2/3 of its speed, the skidding ball's textbook
+     * result. */
+    vx = 4.0, vy = 10.0, w = 0.0;
+    hit_floor(1.0, 0.0, 0.5, 0.0, 2.0, &vx, &vy, &w);
+    TAP_NEAR(vx, 4.0 * 2.0 / 3.0, 1e-14, "surface: a skidding disk leaves at 2/3 of its speed");
+    TAP_NEAR(vx - w * 2.0, 0.0, 1e-14, "surface: ... rolling (w = vx / r)");
+    /* Friction 0.05: at most 0.75 of the slip's impulse, less than the
+     * 4/3 it takes to roll: it still slides. */
+    vx = 4.0, vy = 10.0, w = 0.0;
+    hit_floor(0.05, 0.0, 0.5, 0.0, 2.0, &vx, &vy, &w);
+    TAP_NEAR(vx, 4.0 - 0.75, 1e-14, "surface: friction takes at most mu times the normal impulse");
+    TAP_NEAR(w, 2.0 * 0.75 / 2.0, 1e-14, "surface: ... and spins the ball up by that much");
+    vx = -1.0, vy = 10.0, w = 0.0;
+    hit_floor(1.0, 0.0, 0.5, 0.0, 2.0, &vx, &vy, &w);
+    TAP_NEAR(vx - w * 2.0, 0.0, 1e-14, "surface: friction stops the slip but never reverses it");
+    TAP_OK(vx < 0.0, "surface: ... the ball still goes the way it went");
+    vx = 4.0, vy = -3.0, w = 0.0;
+    hit_floor(1.0, 0.0, 0.5, 0.0, 2.0, &vx, &vy, &w);
+    TAP_OK(vx == 4.0 && vy == -3.0 && w == 0.0,
+           "surface: moving away from the surface is untouched");
+    vx = 0.0, vy = 3.0, w = 0.0;
+    hit_floor(0.0, 0.0, 0.9, 5.0, 2.0, &vx, &vy, &w);
+    TAP_OK(vy == 0.0, "surface: approach below the rest speed stops dead");
+    vx = -8.0, vy = 1.0, w = 0.0;
+    bp_contact_law none = {0.0, 0.0};
+    bp_collide_surface(&none, 1.0, 0.0, 2.0, 1.0, 0.5, &vx, &vy, &w, 1.0, 0.0);
+    TAP_OK(vx == 8.0 && vy == 1.0, "surface: left wall reflects vx");
+    /* Rolling resistance 0.1 pressed with 15 per unit mass: an angular
+     * impulse of at most 0.1 * 15 * r, which takes 2 * 0.1 * 15 / r off w. */
+    vx = 20.0, vy = 15.0, w = 10.0;
+    hit_floor(0.0, 0.1, 0.0, 0.0, 2.0, &vx, &vy, &w);
+    TAP_NEAR(w, 10.0 - 2.0 * 0.1 * 15.0 / 2.0, 1e-13, "surface: rolling resistance brakes the spin");
+    vx = 20.0, vy = 15.0, w = 1.0;
+    hit_floor(0.0, 0.1, 0.0, 0.0, 2.0, &vx, &vy, &w);
+    TAP_OK(w == 0.0, "surface: rolling resistance stops the spin but never reverses it");
+}
+
+/* Linear and angular momentum (about the origin; w counts from +x toward
+ * +y, as x vy - y vx does) of two disks. */
+static void momenta(const double *x, const double *y, const double *vx, const double *vy,
+                    const double *w, const double *m, const double *r, double *px, double *py,
+                    double *l)
+{
+    *px = *py = *l = 0.0;
+    for (int k = 0; k < 2; k++) {
+        *px += m[k] * vx[k];
+        *py += m[k] * vy[k];
+        *l += m[k] * (x[k] * vy[k] - y[k] * vx[k]) + 0.5 * m[k] * r[k] * r[k] * w[k];
+    }
+}
+
+static void a_glancing_hit_with_friction_conserves_momentum_and_sets_both_spinning(void)
+{
+    /* Ball a (r 10, m 100) at the origin hit off-centre by b (r 6, m 36)
+     * touching it at 16 px, up and to the right, coming in from the right
+     * and spinning. */
+    double r[2] = {10.0, 6.0}, m[2] = {100.0, 36.0};
+    double angle = 0.6, d = 16.0;
+    double x[2] = {0.0, d * cos(angle)}, y[2] = {0.0, -d * sin(angle)};
+    double vx[2] = {10.0, -250.0}, vy[2] = {0.0, 40.0}, w[2] = {0.0, 3.0};
+    double nx = (x[1] - x[0]) / d, ny = (y[1] - y[0]) / d;
+    double px0, py0, l0;
+    momenta(x, y, vx, vy, w, m, r, &px0, &py0, &l0);
+    double e0 = 0.0;
+    for (int k = 0; k < 2; k++)
+        e0 += 0.5 * m[k] * (vx[k] * vx[k] + vy[k] * vy[k]) + 0.25 * m[k] * r[k] * r[k] * w[k] * w[k];
+    bp_contact_law law = {0.3, 0.0};
+    double lever_a = bp_contact_lever(r[0], r[1], d);
+    bp_contact_side a = {&vx[0], &vy[0], &w[0], 1.0 / m[0], 2.0 / (m[0] * r[0] * r[0]), lever_a};
+    bp_contact_side b = {&vx[1], &vy[1], &w[1], 1.0 / m[1], 2.0 / (m[1] * r[1] * r[1]),
+                         d - lever_a};
+    bp_collide_pair(&law, 0.8, 0.0, nx, ny, &a, &b);
+    double px1, py1, l1;
+    momenta(x, y, vx, vy, w, m, r, &px1, &py1, &l1);
+    double e1 = 0.0;
+    for (int k = 0; k < 2; k++)
+        e1 += 0.5 * m[k] * (vx[k] * vx[k] + vy[k] * vy[k]) + 0.25 * m[k] * r[k] * r[k] * w[k] * w[k];
+    double scale = m[1] * 250.0;
+    TAP_NEAR(px1, px0, 1e-12 * scale, "glancing hit with friction: x momentum kept");
+    TAP_NEAR(py1, py0, 1e-12 * scale, "glancing hit with friction: y momentum kept");
+    TAP_NEAR(l1, l0, 1e-12 * scale * d, "glancing hit with friction: angular momentum kept");
+    TAP_OK(w[0] != 0.0 && fabs(w[1] - 3.0) > 1.0, "glancing hit with friction: both balls spin");
+    TAP_OK(e1 < e0, "glancing hit with friction: kinetic energy (with rotation) only drops");
+    /* Without friction no spin appears, and the normal law is unchanged. */
+    double vx2[2] = {10.0, -250.0}, vy2[2] = {0.0, 40.0}, w2[2] = {0.0, 0.0};
+    bp_contact_law none = {0.0, 0.0};
+    bp_contact_side a2 = {&vx2[0], &vy2[0], &w2[0], 1.0 / m[0], 2.0 / (m[0] * r[0] * r[0]), lever_a};
+    bp_contact_side b2 = {&vx2[1], &vy2[1], &w2[1], 1.0 / m[1], 2.0 / (m[1] * r[1] * r[1]),
+                          d - lever_a};
+    bp_collide_pair(&none, 0.8, 0.0, nx, ny, &a2, &b2);
+    TAP_OK(w2[0] == 0.0 && w2[1] == 0.0, "glancing hit without friction: no spin appears");
 }
 
 int main(void)
@@ -323,5 +410,6 @@ int main(void)
     pure_ball_response();
     a_held_ball_shoves_and_is_bounced_off();
     pure_static_response();
+    a_glancing_hit_with_friction_conserves_momentum_and_sets_both_spinning();
     return tap_done();
 }

@@ -139,19 +139,50 @@ static void ball_at_rest_on_the_floor_stays_at_rest(void)
             still = false;
     }
     TAP_OK(still, "rest: vy == 0 and y == H - r after every step for 10 s");
-    double x_stopped = 0.0;
-    bool stopped = true;
+    /* A ball sliding at 30 px/s without spin, no drag: friction slows it
+     * at mu g, and spins it up at 2 mu g / r (a disk: I = m r^2 / 2) less
+     * the rolling resistance's 2 R g / r, so the slip 30 px/s closes at
+     * (3 mu - 2 R) g. Once it rolls (w = v / r), rolling resistance brakes
+     * it at 2/3 R g (6.53 px/s^2 at R 0.01), and it never goes backwards. */
+    p.drag = 0.0;
     w = (bp_world_destroy(w), bp_world_create(&p));
     bp_world_add_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
+    double g = p.gravity, mu = p.friction, R = p.rolling;
+    double roll_decel = 2.0 / 3.0 * R * g;
+    double t_roll = 30.0 / ((3.0 * mu - 2.0 * R) * g);
+    double v_roll = 30.0 - mu * g * t_roll;
+    bool backwards = false;
+    double x_stopped = 0.0;
+    int stopped_at = -1;
     for (int s = 0; s < 10 * 120; s++) {
         bp_world_step(w);
-        if (s == 120)
+        double t = (s + 1) / 120.0;
+        if (w->vx[0] < 0.0 || w->w[0] < 0.0)
+            backwards = true;
+        if (s + 1 == 60) {
+            /* The step's discreteness puts off the moment it rolls by up
+             * to a step (mu g dt = 0.8 px/s). */
+            TAP_NEAR(w->vx[0], v_roll - roll_decel * (t - t_roll), 0.2,
+                     "slide: after 0.5 s it rolls, braked by rolling resistance at 2/3 R g");
+            /* Each step's rolling resistance comes after its friction: it
+             * leaves a slip of 2 R g dt for the next step's friction. */
+            TAP_NEAR(w->vx[0] - w->w[0] * r, 0.0, 2.0 * R * g / 120.0 + 1e-9,
+                     "slide: ... without slipping (w = v / r)");
+        }
+        if (stopped_at < 0 && w->vx[0] == 0.0) {
+            stopped_at = s + 1;
             x_stopped = w->x[0];
-        if (s >= 120 && (w->vx[0] != 0.0 || w->x[0] != x_stopped))
-            stopped = false;
+        }
+        if (stopped_at >= 0 && (w->vx[0] != 0.0 || w->x[0] != x_stopped))
+            stopped_at = 100000;
     }
-    TAP_OK(stopped && x_stopped > 700.0,
-           "rest: friction stops a sliding ball within 1 s and it never creeps again");
+    /* It sleeps once it has rolled slower than the rest speed (one step's
+     * gravity, 8.2 px/s) through the calm time (0.05 s): ending a roll that
+     * would have gone on for (8.2 px/s)^2 / (2 * 2/3 R g) = 5 px more. */
+    double rest_speed = p.gravity / 120.0;
+    TAP_NEAR(stopped_at / 120.0, t_roll + (v_roll - rest_speed) / roll_decel + 0.05, 0.05,
+             "slide: rolling resistance brakes it at 2/3 R g until it rests, and it stays put");
+    TAP_OK(!backwards, "slide: it never rolls or spins backwards");
     bp_world_destroy(w);
 }
 

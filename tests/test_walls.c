@@ -162,6 +162,9 @@ static void frictionless_slope_accelerates_at_g_sin_30(void)
     const double r = 10.0;
     /* On the slope at 100 px along, lifted by r along the upward normal. */
     double ux = cos(th), uy = sin(th), nx = sin(th), ny = -cos(th);
+    double stop = 400.0 + 2.0 * r * 5.0 + r;
+    add_wall(w, x1 + stop * ux, y1 + stop * uy, x1 + stop * ux + 60.0 * nx,
+             y1 + stop * uy + 60.0 * ny, 0.0);
     bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
     for (int s = 0; s < 10; s++)
         bp_world_step(w);
@@ -183,9 +186,12 @@ static void frictionless_slope_accelerates_at_g_sin_30(void)
 }
 
 /* A resting pile on a 20-degree slope with friction 0.6 > tan 20 = 0.36: a
- * row of balls on the slope and a second row in the grooves on top. Once
- * settled (2 s) nothing may move more than 0.01 px in the next 5 s; a creep
- * of even one ulp of speed per step would travel further. */
+ * row of balls on the slope against a stop across it, and a second row in
+ * the grooves on top. (Without the stop the row would roll away: a ball
+ * rolls down any slope steeper than its rolling resistance allows, however
+ * rough; jammed together, the balls' contacts rub against every roll.)
+ * Once settled (2 s) nothing may move more than 0.01 px in the next 5 s; a
+ * creep of even one ulp of speed per step would travel further. */
 static void pile_on_a_slope_does_not_creep(void)
 {
     bp_params p = quiet(1200.0, 900.0);
@@ -199,6 +205,9 @@ static void pile_on_a_slope_does_not_creep(void)
     add_wall(w, x1, y1, x2, y2, 0.0);
     const double r = 10.0;
     double ux = cos(th), uy = sin(th), nx = sin(th), ny = -cos(th);
+    double stop = 400.0 + 2.0 * r * 5.0 + r;
+    add_wall(w, x1 + stop * ux, y1 + stop * uy, x1 + stop * ux + 60.0 * nx,
+             y1 + stop * uy + 60.0 * ny, 0.0);
     for (int k = 0; k < 6; k++) {
         double a = 400.0 + 2.0 * r * k;
         bp_world_add_ball(w, x1 + a * ux + r * nx, y1 + a * uy + r * ny, 0.0, 0.0, r, 0.0);

@@ -134,6 +134,8 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
     const bp_params *p = &world->params;
     double gravity = world->flags[i] & BP_BALL_HELD ? 0.0 : p->gravity;
     double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
+    double w = world->w[i], inv_mass = world->inv_mass[i], inv_inertia = world->inv_inertia[i];
+    bp_contact_law law = {p->friction, p->rolling};
     double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
     double left = t;
     double prev_nx = 0.0, prev_ny = 0.0, in_x = 0.0, in_y = 0.0;
@@ -169,12 +171,14 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
          * (restitution 0.9: 0.4 px high at 27 px/s, for good). */
         double gathered_later = gravity * (left + then);
         vy -= gathered_later;
-        bp_collide_static(nx, ny, &vx, &vy, p->restitution, p->friction, rest_speed);
+        bp_collide_surface(&law, nx, ny, r, inv_mass, inv_inertia, &vx, &vy, &w,
+                           p->restitution, rest_speed);
         vy += gathered_later;
         /* Too slow off the surface to leave it within the step, the ball
          * stays on it, pressed on by that gravity, and friction takes its
          * part. */
-        bp_collide_static(nx, ny, &vx, &vy, 0.0, p->friction, rest_speed);
+        bp_collide_surface(&law, nx, ny, r, inv_mass, inv_inertia, &vx, &vy, &w, 0.0,
+                           rest_speed);
         /* Still sliding on the previous surface (no speed off it), and this
          * contact is a resting one: the ball is wedged between the two, and
          * the velocity that came into both is what they must stop. */
@@ -200,6 +204,7 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
     world->y[i] = y;
     world->vx[i] = vx;
     world->vy[i] = vy;
+    world->w[i] = w;
     set_anchor(world, i);
     return left;
 }
@@ -253,6 +258,8 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
     const bp_statics *st = world->statics;
     const bp_params *p = &world->params;
     double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
+    double w = world->w[i];
+    bp_contact_law law = {p->friction, p->rolling};
     double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
     if (st && st->ready) {
         if (st->anchors_valid && world->wall_count && st->anchor_id[i] == world->id[i])
@@ -277,7 +284,8 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
                     y += ny * (R - d);
                     pushed = true;
                 }
-                bp_collide_static(nx, ny, &vx, &vy, p->restitution, p->friction, rest_speed);
+                bp_collide_surface(&law, nx, ny, r, world->inv_mass[i], world->inv_inertia[i],
+                                   &vx, &vy, &w, p->restitution, rest_speed);
                 if (bp_contact_classify(nx, ny, p->gravity) == BP_CONTACT_FLOOR)
                     world->flags[i] |= BP_BALL_GROUNDED;
             }
@@ -298,6 +306,7 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
     world->y[i] = y;
     world->vx[i] = vx;
     world->vy[i] = vy;
+    world->w[i] = w;
     if (st && st->ready)
         set_anchor(world, i);
 }

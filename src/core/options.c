@@ -14,6 +14,7 @@ enum {
     OPT_RESTITUTION,
     OPT_FRICTION,
     OPT_DRAG,
+    OPT_ROLLING,
     OPT_HZ,
     OPT_ARENA,
     OPT_SEED,
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
     {"restitution", required_argument, NULL, OPT_RESTITUTION},
     {"friction", required_argument, NULL, OPT_FRICTION},
     {"drag", required_argument, NULL, OPT_DRAG},
+    {"rolling", required_argument, NULL, OPT_ROLLING},
     {"hz", required_argument, NULL, OPT_HZ},
     {"arena", required_argument, NULL, OPT_ARENA},
     {"seed", required_argument, NULL, OPT_SEED},
@@ -85,6 +87,7 @@ const char *bp_options_usage(void)
            "  --gravity G           downward gravity, px/s^2 (980)\n"
            "  --restitution E       bounciness, 0..1 (0.9)\n"
            "  --friction F          contact friction, 0..1 (0.1)\n"
+           "  --rolling R           rolling resistance, 0..1 (0.01)\n"
            "  --drag D              air drag per second (0.05)\n"
            "  --hz HZ               physics steps per second (120)\n"
            "  --arena WxH           arena size in px (1024x768)\n"
@@ -186,6 +189,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         case OPT_RESTITUTION:
         case OPT_FRICTION:
         case OPT_DRAG:
+        case OPT_ROLLING:
         case OPT_HZ: {
             if (!bp_parse_double(v, &d))
                 return fail(err, err_size, name, v, "is not a finite number");
@@ -200,6 +204,9 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             } else if (c == OPT_FRICTION) {
                 trial.friction = d;
                 bit = BP_SET_FRICTION;
+            } else if (c == OPT_ROLLING) {
+                trial.rolling = d;
+                bit = BP_SET_ROLLING;
             } else if (c == OPT_DRAG) {
                 trial.drag = d;
                 bit = BP_SET_DRAG;

@@ -17,6 +17,7 @@ enum {
     BP_SET_FRICTION = 1u << 3,
     BP_SET_DRAG = 1u << 4,
     BP_SET_HZ = 1u << 5,
+    BP_SET_ROLLING = 1u << 6,
 };
 
 typedef struct bp_options {

@@ -11,6 +11,7 @@ bp_params bp_params_default(void)
         .gravity = 980.0,
         .restitution = 0.9,
         .friction = 0.1,
+        .rolling = 0.01,
         .drag = 0.05,
         .hz = 120.0,
     };
@@ -28,6 +29,8 @@ const char *bp_params_check(const bp_params *p)
         return "restitution must be between 0 and 1";
     if (!(p->friction >= 0.0 && p->friction <= 1.0))
         return "friction must be between 0 and 1";
+    if (!(p->rolling >= 0.0 && p->rolling <= 1.0))
+        return "rolling must be between 0 and 1";
     if (!(isfinite(p->drag) && p->drag >= 0.0 && p->drag <= 1000.0))
         return "drag must be between 0 and 1000 per second";
     if (!(isfinite(p->hz) && p->hz >= 1.0 && p->hz <= 100000.0))

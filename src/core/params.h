@@ -10,7 +10,8 @@ typedef struct bp_params {
     double height;      /* arena height, px */
     double gravity;     /* downward acceleration, px/s^2 (negative pulls up) */
     double restitution; /* bounciness of every contact, 0..1 */
-    double friction;    /* wall contact friction coefficient, 0..1 */
+    double friction;    /* Coulomb friction coefficient at every contact, 0..1 */
+    double rolling;     /* rolling resistance: torque rolling * N * r against the spin, 0..1 */
     double drag;        /* air drag rate, 1/s: v *= exp(-drag*dt) per step */
     double hz;          /* fixed physics steps per second */
 } bp_params;

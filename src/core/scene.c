@@ -79,7 +79,7 @@ static int parse_world(bp_scene *scene, char *rest, const char *name, int line, 
         {"w", &p.width, false, false},          {"h", &p.height, false, false},
         {"gravity", &p.gravity, false, false},  {"restitution", &p.restitution, false, false},
         {"friction", &p.friction, false, false}, {"drag", &p.drag, false, false},
-        {"hz", &p.hz, false, false},
+        {"hz", &p.hz, false, false},            {"rolling", &p.rolling, false, false},
     };
     int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
     if (rc)
@@ -88,7 +88,7 @@ static int parse_world(bp_scene *scene, char *rest, const char *name, int line, 
     if (why)
         return line_error(err, err_size, name, line, why, NULL);
     const unsigned bits[] = {BP_SET_SIZE, BP_SET_SIZE, BP_SET_GRAVITY, BP_SET_RESTITUTION,
-                             BP_SET_FRICTION, BP_SET_DRAG, BP_SET_HZ};
+                             BP_SET_FRICTION, BP_SET_DRAG, BP_SET_HZ, BP_SET_ROLLING};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (keys[k].seen)
             scene->params_set |= bits[k];
@@ -281,8 +281,9 @@ bool bp_scene_save(const bp_world *world, FILE *out)
     const bp_params *p = &world->params;
     fprintf(out, "# ballpit scene, saved after %llu steps\n", (unsigned long long)world->steps);
     fprintf(out, "world w=%.17g h=%.17g gravity=%.17g restitution=%.17g friction=%.17g "
-                 "drag=%.17g hz=%.17g\n",
-            p->width, p->height, p->gravity, p->restitution, p->friction, p->drag, p->hz);
+                 "rolling=%.17g drag=%.17g hz=%.17g\n",
+            p->width, p->height, p->gravity, p->restitution, p->friction, p->rolling, p->drag,
+            p->hz);
     for (size_t i = 0; i < world->wall_count; i++) {
         const bp_wall *wl = &world->walls[i];
         fprintf(out, "wall x1=%.17g y1=%.17g x2=%.17g y2=%.17g r=%.17g\n", wl->x1, wl->y1, wl->x2,

@@ -20,6 +20,8 @@ static bp_params merge_params(const bp_params *scene, const bp_options *opts)
         p.restitution = cli->restitution;
     if (opts->params_set & BP_SET_FRICTION)
         p.friction = cli->friction;
+    if (opts->params_set & BP_SET_ROLLING)
+        p.rolling = cli->rolling;
     if (opts->params_set & BP_SET_DRAG)
         p.drag = cli->drag;
     if (opts->params_set & BP_SET_HZ)

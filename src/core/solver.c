@@ -143,8 +143,9 @@ void bp_solver_destroy(bp_solver *solver)
 
 /* The arrays one pass reads and writes, hoisted out of the world. */
 typedef struct pass_context {
-    double *restrict x, *restrict y, *restrict vx, *restrict vy;
-    const double *restrict r, *restrict inv_mass;
+    double *restrict x, *restrict y, *restrict vx, *restrict vy, *restrict w;
+    const double *restrict r, *restrict inv_mass, *restrict inv_inertia;
+    bp_contact_law law;
     double restitution, rest_speed;
     double up_y; /* the normal for coincident centres: against gravity */
 } pass_context;
@@ -156,8 +157,11 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
         .y = world->y,
         .vx = world->vx,
         .vy = world->vy,
+        .w = world->w,
         .r = world->r,
         .inv_mass = world->inv_mass,
+        .inv_inertia = world->inv_inertia,
+        .law = {world->params.friction, world->params.rolling},
         .restitution = world->params.restitution,
         .rest_speed = rest_speed,
         .up_y = world->params.gravity >= 0.0 ? -1.0 : 1.0,
@@ -198,9 +202,15 @@ static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
         c->x[b] += nx * push_b;
         c->y[b] += ny * push_b;
     }
-    if ((c->vx[a] - c->vx[b]) * nx + (c->vy[a] - c->vy[b]) * ny > 0.0)
-        bp_collide_balls(nx, ny, &c->vx[a], &c->vy[a], &c->vx[b], &c->vy[b], inv_a, inv_b,
-                         c->restitution, c->rest_speed);
+    if ((c->vx[a] - c->vx[b]) * nx + (c->vy[a] - c->vy[b]) * ny > 0.0) {
+        double apart = d > reach ? d : reach; /* the centres' distance after the push */
+        double lever_a = bp_contact_lever(c->r[a], c->r[b], apart);
+        bp_contact_side side_a = {&c->vx[a], &c->vy[a], &c->w[a], inv_a, c->inv_inertia[a],
+                                  lever_a};
+        bp_contact_side side_b = {&c->vx[b], &c->vy[b], &c->w[b], inv_b, c->inv_inertia[b],
+                                  apart - lever_a};
+        bp_collide_pair(&c->law, c->restitution, c->rest_speed, nx, ny, &side_a, &side_b);
+    }
 }
 
 /* Whether ball i comes within reach px of a side, or there are walls
@@ -366,6 +376,7 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
     }
     contain_all(solver, world, rest_speed);
 }
+
 
 /* The walls keep, per ball index, where each ball ended its swept move (so
  * that the solver's pushes are swept too); they follow the balls' new

@@ -150,6 +150,7 @@ bp_params bp_pit_params_shaped(uint64_t n, double aspect)
     p.gravity = 1000.0;
     p.restitution = 0.5;
     p.friction = 0.2;
+    p.rolling = 0.0;
     p.drag = 0.0;
     p.hz = 120.0;
     return p;

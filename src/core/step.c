@@ -31,6 +31,14 @@
 /* Most pieces the move is split into. */
 #define BP_MAX_PIECES 16
 
+/* angle + turn, kept within a few turns of 0 so that it keeps its
+ * precision over a long run: the wrap is exact (remainder), and rare. */
+static inline double bp_turn(double angle, double turn)
+{
+    double a = angle + turn;
+    return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
+}
+
 /* How many substeps this step needs: the farthest an awake ball would go,
  * in its own radii, over BP_SUBSTEP_TRAVEL. */
 static int substeps_for(const bp_world *world, double dt)
@@ -79,7 +87,9 @@ static void move_piece(void *context, int piece)
             world->vy[i] += job->dv_gravity;
             world->vx[i] *= job->damping;
             world->vy[i] *= job->damping;
+            world->w[i] *= job->damping;
         }
+        world->angle[i] = bp_turn(world->angle[i], world->w[i] * job->dt);
         double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
         r_max = r > r_max ? r : r_max;
         if (vx * vx + vy * vy > r * r * job->fast_scale) {

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collide.h"
 #include "grow.h"
 #include "minmax.h"
 
@@ -571,6 +572,74 @@ static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, doubl
     return up_y < 0.0 ? world->params.height - r - world->y[u] : world->y[u] - r;
 }
 
+/* Friction at the contacts that closest_velocity just pressed ball u
+ * against (its velocity went from (vx0, vy0) to (*vx, *vy)): each such
+ * contact took a normal impulse, m times its share of that change, and
+ * friction of up to that much times the coefficient then acts on the
+ * contact points' sliding, as at any contact (collide.h). Supporters are
+ * immovable here, as in the rest of the pass; their own motion and spin
+ * count. The shares are exact for one or two contacts pressed (all that
+ * a 2D projection presses at once); more, in a degenerate set, each take
+ * the change's part along their normal. Returns whether anything changed,
+ * so that the caller projects again: friction along one contact may lean
+ * into another. */
+static bool friction_at_supports(const settle_context *ctx, uint32_t u, const constraint_set *cs,
+                                 const uint32_t *held_by, double vx0, double vy0, double *vx,
+                                 double *vy)
+{
+    bp_world *world = ctx->world;
+    const bp_contact_law law = {world->params.friction, world->params.rolling};
+    double inv_mass = world->inv_mass[u];
+    if ((law.friction <= 0.0 && law.rolling <= 0.0) || !(inv_mass > 0.0))
+        return false;
+    double dvx = *vx - vx0, dvy = *vy - vy0;
+    if (dvx == 0.0 && dvy == 0.0)
+        return false;
+    int pressed[BP_SUPPORT_MAX_CONSTRAINTS], count = 0;
+    double scale = 1e-9 * (fabs(*vx) + fabs(*vy) + fabs(dvx) + fabs(dvy));
+    for (int i = 0; i < cs->count; i++)
+        if (cs->c[i] > -INFINITY && *vx * cs->nx[i] + *vy * cs->ny[i] <= cs->c[i] + scale)
+            pressed[count++] = i;
+    double share[BP_SUPPORT_MAX_CONSTRAINTS];
+    if (count == 2) {
+        int i = pressed[0], j = pressed[1];
+        double det = cs->nx[i] * cs->ny[j] - cs->ny[i] * cs->nx[j];
+        if (fabs(det) < 1e-9)
+            count = 1;
+        else {
+            share[0] = (dvx * cs->ny[j] - dvy * cs->nx[j]) / det;
+            share[1] = (cs->nx[i] * dvy - cs->ny[i] * dvx) / det;
+        }
+    }
+    if (count != 2)
+        for (int k = 0; k < count; k++)
+            share[k] = dvx * cs->nx[pressed[k]] + dvy * cs->ny[pressed[k]];
+    double w = world->w[u], r = world->r[u];
+    bp_contact_side ball = {vx, vy, &w, inv_mass, world->inv_inertia[u], 0.0};
+    for (int k = 0; k < count; k++) {
+        int i = pressed[k];
+        if (!(share[k] > 0.0))
+            continue;
+        uint32_t l = held_by[i];
+        double motion[3];
+        bp_contact_side support = bp_contact_static_side(motion);
+        if (l < BP_HELD_BY_RIGHT) {
+            /* The contact point divides the centres' line by the radii. */
+            double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
+            double d = sqrt(dx * dx + dy * dy);
+            motion[0] = world->vx[l];
+            motion[1] = world->vy[l];
+            motion[2] = world->w[l];
+            support.lever = bp_contact_lever(world->r[l], r, d);
+            ball.lever = d - support.lever;
+        } else
+            ball.lever = r;
+        bp_collide_friction(&law, cs->nx[i], cs->ny[i], share[k] / inv_mass, &support, &ball);
+    }
+    world->w[u] = w;
+    return true;
+}
+
 /* Settles ball u on the balls visited before it (and the floor or a side
  * within margin of it): out of every overlap with them, and without the
  * velocity that would sink it into one of them, the floor or the side
@@ -668,7 +737,10 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
         bool impact = gap > 0.0 && carried - (vx * nx + vy * ny) >= ctx->rest_speed;
         set_bound(&cs, i, impact ? -INFINITY : carried - gap / ctx->dt);
     }
+    double vx0 = vx, vy0 = vy;
     closest_velocity(&cs, &vx, &vy);
+    if (friction_at_supports(ctx, u, &cs, held_by, vx0, vy0, &vx, &vy))
+        closest_velocity(&cs, &vx, &vy);
     world->vx[u] = vx;
     world->vy[u] = vy;
 }

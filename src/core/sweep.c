@@ -826,9 +826,13 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         double dx = world->x[j] - world->x[f], dy = world->y[j] - world->y[f];
         double d = sqrt(dx * dx + dy * dy);
         double nx = d > 1e-12 ? dx / d : 1.0, ny = d > 1e-12 ? dy / d : 0.0;
-        bp_collide_balls(nx, ny, &world->vx[f], &world->vy[f], &world->vx[j], &world->vy[j],
-                         world->inv_mass[f], world->inv_mass[j], world->params.restitution,
-                         rest_speed);
+        double lever_f = bp_contact_lever(world->r[f], world->r[j], d);
+        bp_contact_side side_f = {&world->vx[f], &world->vy[f], &world->w[f],
+                                  world->inv_mass[f], world->inv_inertia[f], lever_f};
+        bp_contact_side side_j = {&world->vx[j], &world->vy[j], &world->w[j],
+                                  world->inv_mass[j], world->inv_inertia[j], d - lever_f};
+        bp_contact_law law = {world->params.friction, world->params.rolling};
+        bp_collide_pair(&law, world->params.restitution, rest_speed, nx, ny, &side_f, &side_j);
         sw->state[f] &= (uint8_t)~IN_PATH;
         sw->state[j] &= (uint8_t)~IN_PATH;
         enqueue(sw, j);
