@@ -138,7 +138,7 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
     bp_contact_law law = {p->friction, p->rolling};
     double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
     double left = t;
-    double prev_nx = 0.0, prev_ny = 0.0, in_x = 0.0, in_y = 0.0;
+    double prev_nx = 0.0, prev_ny = 0.0, in_x = 0.0, in_y = 0.0, in_w = 0.0;
     bool prev = false;
     int impacts = 0;
     candidates c;
@@ -164,7 +164,7 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
         x += s * dx;
         y += s * dy;
         left *= 1.0 - s;
-        double vx0 = vx, vy0 = vy;
+        double vx0 = vx, vy0 = vy, w0 = w;
         /* The gravity of the time after the impact is not the ball's yet:
          * bouncing it too sent every bounce off up to g dt faster than the
          * ball came in, and a ball bouncing low on the floor never stopped
@@ -180,17 +180,23 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_i
         bp_collide_surface(&law, nx, ny, r, inv_mass, inv_inertia, &vx, &vy, &w, 0.0,
                            rest_speed);
         /* Still sliding on the previous surface (no speed off it), and this
-         * contact is a resting one: the ball is wedged between the two, and
-         * the velocity that came into both is what they must stop. */
+         * contact is a resting one on another surface: the ball is wedged
+         * between the two, and the velocity that came into both is what
+         * they must stop, spin as it came in (the friction the velocity no
+         * longer shows must not stay in the spin: that made energy). The
+         * same surface met again along a slide is no wedge. */
         double slide_tol = 1e-9 * (fabs(vx0) + fabs(vy0) + 1.0);
-        if (prev && fabs(vx0 * prev_nx + vy0 * prev_ny) <= slide_tol &&
+        bool same_surface = nx * prev_nx + ny * prev_ny > 1.0 - 1e-9;
+        if (prev && !same_surface && fabs(vx0 * prev_nx + vy0 * prev_ny) <= slide_tol &&
             -(vx0 * nx + vy0 * ny) < rest_speed) {
             vx = in_x;
             vy = in_y;
+            w = in_w;
             project_wedge(&vx, &vy, prev_nx, prev_ny, nx, ny);
         } else {
             in_x = vx0;
             in_y = vy0;
+            in_w = w0;
         }
         prev = true;
         prev_nx = nx;
