@@ -577,8 +577,9 @@ static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, doubl
  * contact took a normal impulse, m times its share of that change, and
  * friction of up to that much times the coefficient then acts on the
  * contact points' sliding, as at any contact (collide.h). Supporters are
- * immovable here, as in the rest of the pass; their own motion and spin
- * count. The shares are exact for one or two contacts pressed (all that
+ * immovable here, as in the rest of the pass, and still: dragging u along
+ * with a moving supporter that cannot pay for it would make energy, as a
+ * rising one would along the normal (see settle). The shares are exact for one or two contacts pressed (all that
  * a 2D projection presses at once); more, in a degenerate set, each take
  * the change's part along their normal. Returns whether anything changed,
  * so that the caller projects again: friction along one contact may lean
@@ -621,17 +622,13 @@ static bool friction_at_supports(const settle_context *ctx, uint32_t u, const co
         if (!(share[k] > 0.0))
             continue;
         uint32_t l = held_by[i];
-        double motion[3];
-        bp_contact_side support = bp_contact_static_side(motion);
+        double still[3];
+        bp_contact_side support = bp_contact_static_side(still);
         if (l < BP_HELD_BY_RIGHT) {
             /* The contact point divides the centres' line by the radii. */
             double dx = world->x[u] - world->x[l], dy = world->y[u] - world->y[l];
             double d = sqrt(dx * dx + dy * dy);
-            motion[0] = world->vx[l];
-            motion[1] = world->vy[l];
-            motion[2] = world->w[l];
-            support.lever = bp_contact_lever(world->r[l], r, d);
-            ball.lever = d - support.lever;
+            ball.lever = d - bp_contact_lever(world->r[l], r, d);
         } else
             ball.lever = r;
         bp_collide_friction(&law, cs->nx[i], cs->ny[i], share[k] / inv_mass, &support, &ball);
