@@ -34,14 +34,14 @@ bp_contact_class bp_contact_classify(double nx, double ny, double gravity);
  * wall and side: at each impact it stops at the contact, reflects its normal
  * velocity (restitution, 0 below rest_speed px/s), loses tangential speed to
  * friction, and goes on for the rest of the time. The velocity holds the
- * whole step's gravity, and the step ends then s after the move: at an
- * impact the ball has gathered only the gravity of the time so far, and
- * that is the velocity that bounces. After max_impacts impacts the ball
+ * whole gravity of a step of step_dt s, which ends then s after the move:
+ * what bounces is the velocity at the moment of impact on the parabola the
+ * step's positions lie on (see arena.c). After max_impacts impacts the ball
  * stays at its last contact. Returns the time left over (s): 0 unless the
  * budget ran out, or stop_at_first is set and an impact after some travel
  * ended the move there. bp_statics_prepare must have run this step. */
-double bp_arena_move(bp_world *world, size_t i, double t, double then, int max_impacts,
-                     bool stop_at_first, double rest_speed);
+double bp_arena_move(bp_world *world, size_t i, double t, double then, double step_dt,
+                     int max_impacts, bool stop_at_first, double rest_speed);
 
 /* Whether a ball of radius r moving from (x,y) by (dx,dy) meets nothing on
  * the way: no walls, and the sides out of reach. */

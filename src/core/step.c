@@ -98,7 +98,8 @@ static void move_piece(void *context, int piece)
             continue;
         }
         if (!bp_arena_move_open(world, i, job->dt))
-            bp_arena_move(world, i, job->dt, 0.0, BP_MAX_IMPACTS, false, job->rest_speed);
+            bp_arena_move(world, i, job->dt, 0.0, job->dt, BP_MAX_IMPACTS, false,
+                          job->rest_speed);
     }
     job->part[piece].r_max = r_max;
     job->part[piece].held = held;

@@ -552,7 +552,7 @@ static double bring_to(bp_world *world, bp_sweep *sw, size_t i, double t, bool s
         touch(sw, i, t);
         return t;
     }
-    double left = bp_arena_move(world, i, (t - ti) * sw->dt, (1.0 - t) * sw->dt,
+    double left = bp_arena_move(world, i, (t - ti) * sw->dt, (1.0 - t) * sw->dt, sw->dt,
                                 BP_MAX_IMPACTS, stop_at_wall, rest_speed);
     double reached = stop_at_wall ? t - left / sw->dt : t;
     touch(sw, i, reached);
