@@ -5,20 +5,18 @@
 #include <string.h>
 
 #include "raster.h"
-#include "render.h"
+#include "look.h"
 #include "tap.h"
 #include "world.h"
 
 #define SIZE 96
-#define BACKGROUND 0xff101418u /* as ARGB, and as SDL sees it: */
-static const SDL_Color background = {0x10, 0x14, 0x18, 255};
+#define BACKGROUND BP_LOOK_BACKGROUND
 
 static uint32_t pixels[SIZE * SIZE];
 
 static uint32_t fill_of(uint32_t id)
 {
-    SDL_Color c = bp_ball_color(id);
-    return 0xff000000u | ((uint32_t)c.r << 16) | ((uint32_t)c.g << 8) | c.b;
+    return bp_look_id_colour(id);
 }
 
 static uint32_t at(int x, int y)
@@ -44,6 +42,9 @@ static bp_world *world_with(const double *xyr, int balls)
         if (bp_world_add_ball(w, SIZE / 2.0, SIZE / 2.0, 0.0, 0.0, xyr[3 * k + 2], 0.0) >= 0) {
             w->x[k] = xyr[3 * k];
             w->y[k] = xyr[3 * k + 1];
+            /* The spin mark points left, from a quarter of the radius out:
+             * the pixel right of the centre shows the fill. */
+            w->angle[k] = 3.14159265358979;
         }
     return w;
 }
@@ -51,7 +52,7 @@ static bp_world *world_with(const double *xyr, int balls)
 static bool draw(bp_raster *raster, const bp_world *w, double scale, int size)
 {
     bp_pixels out = {pixels, size, size, SIZE};
-    return bp_raster_balls(raster, &out, background, scale, w, NULL, NULL);
+    return bp_raster_balls(raster, &out, scale, w, NULL, NULL, NULL);
 }
 
 /* Pixels not left as background. */
@@ -72,8 +73,8 @@ static void a_disc_has_fill_rim_and_edge(bp_raster *raster, double radius, const
     TAP_OK(draw(raster, w, 1.0, SIZE), what);
     snprintf(line, sizeof line, "%s: the centre has the ball's colour", what);
     TAP_OK(at(48, 48) == fill_of(0), line);
-    /* The rim, an eighth of the radius wide, is a third as bright. */
-    int rim_y = 48 - (int)(radius - 0.5 * radius / 8.0) - 1;
+    /* The rim, up to 2.5 px wide, is darker. */
+    int rim_y = 48 - (int)(radius - 0.5) - 1;
     snprintf(line, sizeof line, "%s: the rim is darker than the fill, brighter than nothing",
              what);
     TAP_OK(brightness(at(48, rim_y)) < brightness(fill_of(0)) &&

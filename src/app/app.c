@@ -15,12 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "hud.h"
 #include "input.h"
 #include "png.h"
 #include "recorder.h"
 #include "render.h"
 #include "scene.h"
+#include "trails.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
  * slows down instead of spiralling. */
@@ -32,12 +34,17 @@
 #define BP_MAX_CANVAS_SCALE 4
 #define BP_MAX_CANVAS_SIDE 8192
 
+/* Steps whose time the HUD's percentiles can cover (a second at 4096 Hz). */
+#define BP_STEP_TIMES 4096
+/* How long a note of a saved file stays on screen, ms. */
+#define BP_MESSAGE_MS 2500
+
 typedef struct bp_app {
     SDL_Window *window;
     SDL_Renderer *renderer;
     int width, height; /* arena = logical size, px */
     SDL_Texture *canvas; /* see canvas() */
-    bp_ball_batch *batch; /* crowds in one draw call (render.h); may be NULL */
+    bp_render *render;    /* the world's picture (render.h); NULL: not drawn */
     bp_text *glyphs;      /* text in one draw call a block (text.h); may be NULL */
     int canvas_k;
     bool canvas_failed;
@@ -62,6 +69,16 @@ typedef struct bp_app {
     uint32_t shown_next_id;
     bp_params shown_params;
     bool shown_valid;
+    bp_look shown_look;
+    bool shown_chart, shown_message;
+    bp_trails trails;
+    bp_chart chart;
+    char message[96];      /* shown on screen ... */
+    Uint32 message_until;  /* ... until then, SDL ticks */
+    /* Wall time of the last steps, for the HUD's percentiles: a ring. */
+    Uint64 step_end[BP_STEP_TIMES];
+    float step_ms[BP_STEP_TIMES];
+    unsigned step_next;
 } bp_app;
 
 static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
@@ -114,8 +131,20 @@ static bool step(bp_app *app, char *err, size_t err_size)
         return false;
     }
     s->jumped = false;
+    Uint64 from = SDL_GetPerformanceCounter();
     if (!bp_session_step(s, err, err_size))
         return false;
+    Uint64 to = SDL_GetPerformanceCounter();
+    app->step_end[app->step_next % BP_STEP_TIMES] = to;
+    app->step_ms[app->step_next % BP_STEP_TIMES] =
+        (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency());
+    app->step_next++;
+    bp_chart_record(&app->chart, s->world);
+    if (app->view.look.trails > 0.0 &&
+        !bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
+        snprintf(err, err_size, "trails: out of memory");
+        return false;
+    }
     return bp_recorder_step(&app->rec, s->world, s->tick, err, err_size);
 }
 
@@ -151,6 +180,15 @@ static bool free_name(char *path, size_t size, const char *prefix, const char *e
     return false;
 }
 
+/* A short note on screen, and on stdout at once. */
+static void tell(bp_app *app, const char *what, const char *path)
+{
+    snprintf(app->message, sizeof app->message, "%s %s", what, path);
+    app->message_until = SDL_GetTicks() + BP_MESSAGE_MS;
+    printf("ballpit: %s %s\n", what, path);
+    fflush(stdout);
+}
+
 static void screenshot(bp_app *app)
 {
     char path[64], err[512];
@@ -161,7 +199,7 @@ static void screenshot(bp_app *app)
         return;
     }
     if (bp_png_save_renderer(app->renderer, w, h, path, err, sizeof err))
-        printf("ballpit: screenshot saved to %s\n", path);
+        tell(app, "screenshot saved to", path);
     else
         fprintf(stderr, "ballpit: screenshot: %s\n", err);
 }
@@ -178,7 +216,7 @@ static void save_scene(bp_app *app)
     if (f && fclose(f) != 0)
         ok = false;
     if (ok)
-        printf("ballpit: scene saved to %s\n", path);
+        tell(app, "scene saved to", path);
     else
         fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
 }
@@ -242,6 +280,8 @@ static bool note_shown(bp_app *app, const double *draw_x, const double *draw_y)
     app->shown_next_id = w->next_id;
     app->shown_walls = w->wall_count;
     app->shown_params = w->params;
+    app->shown_look = app->view.look;
+    app->shown_chart = app->view.show_chart;
     return true;
 }
 
@@ -261,6 +301,8 @@ static bool world_shown(const bp_app *app)
     if (!app->shown_valid || w->count != app->shown_count || w->next_id != app->shown_next_id ||
         w->wall_count != app->shown_walls ||
         memcmp(&w->params, &app->shown_params, sizeof w->params) != 0 ||
+        memcmp(&app->view.look, &app->shown_look, sizeof app->shown_look) != 0 ||
+        app->view.show_chart != app->shown_chart ||
         w->next_id + 1u > app->prev_capacity)
         return false;
     bool paused = app->view.paused;
@@ -274,7 +316,17 @@ static bool world_shown(const bp_app *app)
     return true;
 }
 
-static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
+/* The world's picture with the overlays the view asks for. */
+static void draw_world(bp_app *app, const double *dx, const double *dy)
+{
+    bp_picture_extras extras = {.trails = &app->trails,
+                                .chart = app->view.show_chart ? &app->chart : NULL};
+    if (app->render)
+        bp_render_world(app->renderer, app->render, app->session.world, dx, dy,
+                        &app->view.look, &extras);
+}
+
+static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
 {
     SDL_Renderer *r = app->renderer;
     bool smooth = interpolate(app, alpha);
@@ -284,19 +336,23 @@ static void draw(bp_app *app, double alpha, const bp_hud_stats *stats)
     SDL_Texture *tex = canvas(app, &k);
     if (tex && SDL_SetRenderTarget(r, tex) == 0) {
         SDL_RenderSetScale(r, (float)k, (float)k);
-        bp_render_world(r, app->batch, app->session.world, dx, dy);
+        draw_world(app, dx, dy);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
         SDL_SetRenderTarget(r, NULL);
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
         SDL_RenderClear(r);
         SDL_RenderCopy(r, tex, NULL, NULL);
     } else {
-        bp_render_world(r, app->batch, app->session.world, dx, dy);
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
+        SDL_RenderClear(r);
+        draw_world(app, dx, dy);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
     }
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
+    app->shown_message = SDL_TICKS_PASSED(app->message_until, SDL_GetTicks()) == 0;
+    stats->message = app->shown_message ? app->message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     if (app->view.screenshot) {
         app->view.screenshot = false;
@@ -320,6 +376,7 @@ typedef struct hud_period {
     Uint64 start;            /* performance counter when it began */
     uint64_t first_tick;     /* the physics step then */
     int drawn;               /* frames drawn since */
+    int skipped;             /* times round the loop with nothing new to draw */
     Uint64 draw_ticks, step_ticks; /* counter ticks spent drawing, stepping */
 } hud_period;
 
@@ -333,6 +390,9 @@ static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double fre
         return false;
     uint64_t steps = tick - w->first_tick;
     stats->fps = w->drawn / since;
+    /* Frames were left out because nothing changed: a frame rate would
+     * only count how often the HUD itself was refreshed. */
+    stats->idle = w->skipped > 0 && w->drawn <= 2;
     stats->steps_per_s = (double)steps / since;
     stats->draw_ms = w->drawn > 0 ? 1e3 * (double)w->draw_ticks / freq / w->drawn : 0.0;
     stats->step_ms = steps > 0 ? 1e3 * (double)w->step_ticks / freq / (double)steps : 0.0;
@@ -340,12 +400,44 @@ static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double fre
     return true;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The HUD's step-time percentiles over the steps that ended in the last
+ * second before now. */
+static void step_percentiles(const bp_app *app, Uint64 now, double freq, bp_hud_stats *stats)
+{
+    static float times[BP_STEP_TIMES];
+    size_t n = 0;
+    unsigned held = app->step_next < BP_STEP_TIMES ? app->step_next : BP_STEP_TIMES;
+    for (unsigned k = 0; k < held; k++) {
+        unsigned slot = (app->step_next - 1u - k) % BP_STEP_TIMES;
+        if ((double)(now - app->step_end[slot]) > freq && app->step_end[slot] <= now)
+            break;
+        times[n++] = app->step_ms[slot];
+    }
+    if (n == 0) {
+        stats->step_p50 = stats->step_p99 = stats->step_max = NAN;
+        return;
+    }
+    qsort(times, n, sizeof *times, by_value);
+    /* Nearest rank: the smallest time at or above that share of the steps. */
+    stats->step_p50 = times[(size_t)ceil(0.50 * (double)n) - 1];
+    stats->step_p99 = times[(size_t)ceil(0.99 * (double)n) - 1];
+    stats->step_max = times[n - 1];
+}
+
 /* Whether a frame now would show what the window shows: no input or other
  * event, no ball placed, none in hand (its aim moves with time), the world
  * as shown, and (with the HUD up) the same figures. */
 static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool stats_new)
 {
+    bool message = SDL_TICKS_PASSED(app->message_until, SDL_GetTicks()) == 0;
     return !events && !jumped && app->session.held < 0 && !app->view.screenshot &&
+           message == app->shown_message &&
            !(stats_new && app->view.show_hud) && world_shown(app);
 }
 
@@ -408,6 +500,8 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         Uint64 draw_from = SDL_GetPerformanceCounter();
         period.step_ticks += draw_from - steps_from;
         bool stats_new = hud_period_roll(&period, now, s->tick, freq, &stats);
+        if (stats_new)
+            step_percentiles(app, now, freq, &stats);
         /* A world at rest is not drawn again and again: a pile asleep
          * under a software renderer kept a core and a half busy redrawing
          * the same picture. Steps go on meanwhile, and any event wakes the
@@ -415,13 +509,13 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         if (frame_unchanged(app, events, jumped, stats_new)) {
             double wait = app->view.paused ? 0.01 : (dt - accumulator) / app->view.time_scale;
             SDL_WaitEventTimeout(NULL, (int)SDL_max(1.0, SDL_min(1e3 * wait, 10.0)));
+            period.skipped++;
             continue;
         }
         draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
         Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
         period.draw_ticks += draw_ticks;
         period.drawn++;
-        bp_ball_batch_frame_time(app->batch, 1e3 * (double)draw_ticks / freq);
         present(app);
         /* Without vsync (e.g. under Xvfb) do not spin a core at 100%. */
         if ((double)(SDL_GetPerformanceCounter() - now) / freq < 0.002)
@@ -442,7 +536,7 @@ static bool open_window(bp_app *app)
     app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
     if (!app->renderer)
         return false;
-    app->batch = bp_ball_batch_create(app->renderer); /* NULL: ball by ball */
+    app->render = bp_render_create();
     app->glyphs = bp_text_create(app->renderer);      /* NULL: glyph by glyph */
     return SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
 }
@@ -500,7 +594,8 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     free(app.draw_y);
     free(app.shown_x);
     free(app.shown_y);
-    bp_ball_batch_destroy(app.batch);
+    bp_render_destroy(app.render);
+    bp_trails_free(&app.trails);
     bp_text_destroy(app.glyphs);
     if (app.canvas)
         SDL_DestroyTexture(app.canvas);

@@ -96,26 +96,32 @@ static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
 }
 
 static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
-                     const bp_view *view,
-                     const bp_hud_stats *st)
+                     const bp_view *view, const bp_hud_stats *st)
 {
     const bp_world *w = s->world;
     const bp_params *p = &w->params;
     double ke, pe;
     bp_world_energy(w, &ke, &pe);
-    panel(renderer, 4, 4, 46, 8);
+    panel(renderer, 4, 4, 34, 11);
     text_box b = {renderer, glyphs, 10, 10};
     const char *state = view->paused ? "  PAUSED" : "";
     line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
-    line(&b, 220, 220, 220, "fps %5.1f  steps/s %6.1f  step %llu", st->fps, st->steps_per_s,
-         (unsigned long long)s->tick);
-    line(&b, 220, 220, 220, "balls %zu  time x%g", w->count, view->time_scale);
-    line(&b, 220, 220, 220, "draw %.1f ms/frame  physics %.2f ms/step", st->draw_ms,
-         st->step_ms);
-    line(&b, 220, 220, 220, "kinetic %.4g  potential %.4g", ke, pe);
-    line(&b, 220, 220, 220, "gravity %g  hz %g", p->gravity, p->hz);
-    line(&b, 220, 220, 220, "restitution %.2f  friction %.2f  drag %g", p->restitution,
-         p->friction, p->drag);
+    if (st->idle)
+        line(&b, 150, 220, 160, "idle (nothing moves)");
+    else
+        line(&b, 220, 220, 220, "fps %.1f  steps/s %.1f", st->fps, st->steps_per_s);
+    line(&b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->tick, view->time_scale);
+    line(&b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
+    if (isnan(st->step_p50))
+        line(&b, 220, 220, 220, "step ms: no steps");
+    else
+        line(&b, 220, 220, 220, "step ms %.2f p99 %.2f max %.2f", st->step_p50, st->step_p99,
+             st->step_max);
+    line(&b, 220, 220, 220, "energy (mass px^2/s^2):");
+    line(&b, 220, 220, 220, " kinetic %.4g", ke);
+    line(&b, 220, 220, 220, " potential %.4g", pe);
+    line(&b, 220, 220, 220, "g %g px/s^2  hz %g", p->gravity, p->hz);
+    line(&b, 220, 220, 220, "e %.2f  mu %.2f  drag %g/s", p->restitution, p->friction, p->drag);
     line(&b, 160, 200, 255, "H or F1: help");
 }
 
@@ -137,6 +143,12 @@ static const char *const help_lines[] = {
     "F12             screenshot (ballpit-NNN.png)",
     "Ctrl+S          save scene (ballpit-scene-NNN.scene)",
     "Tab             HUD on / off",
+    "T               trails (last seconds of path)",
+    "V               velocity arrows (0.1 s ahead)",
+    "C               colour by id / speed / sleep",
+    "B               debug: grid cells, contacts",
+    "K               energy chart (last 10 s)",
+    "I, middle click inspect the ball (again: off)",
     "H, F1           this help",
     "Esc             quit",
 };
@@ -162,18 +174,27 @@ static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int he
 void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
                       const bp_view *view, const bp_hud_stats *stats)
 {
-    if (!view->show_hud && !view->show_help)
+    if (!view->show_hud && !view->show_help && !stats->message)
         return;
     int out_w = 0, out_h = 0;
     if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
         return;
     /* The 8 px font is legible up to ~600 px of height; beyond that (large
      * or high-DPI windows) it grows by whole steps and stays crisp. */
-    int scale = out_h / 600 > 1 ? out_h / 600 : 1;
+    int scale = SDL_min(out_w / 640, out_h / 480);
+    scale = scale > 1 ? scale : 1;
     SDL_RenderSetScale(renderer, (float)scale, (float)scale);
     if (view->show_hud) {
         draw_hud(renderer, glyphs, s, view, stats);
         bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
+    }
+    if (stats->message) {
+        int cols = (int)SDL_strlen(stats->message);
+        int x = (out_w / scale - cols * BP_GLYPH) / 2, y = out_h / scale - 3 * BP_LINE;
+        panel(renderer, x - 6, y - 5, cols, 1);
+        text_box b = {renderer, glyphs, x, y};
+        line(&b, 255, 240, 200, "%s", stats->message);
+        bp_text_flush(glyphs, renderer);
     }
     if (view->show_help) {
         draw_help(renderer, glyphs, out_w / scale, out_h / scale, view->replaying);

@@ -13,9 +13,14 @@
 /* Measured over the last half second or so. */
 typedef struct bp_hud_stats {
     double fps;         /* frames per real second */
+    bool idle;          /* the picture did not change: frames were not drawn */
     double steps_per_s; /* physics steps per real second */
     double draw_ms;     /* drawing one frame, up to handing it to the screen */
-    double step_ms;     /* one physics step */
+    double step_ms;     /* one physics step, on average */
+    /* Wall time of one physics step over the last second, ms: median, 99th
+     * percentile, worst; NAN with no step in that second. */
+    double step_p50, step_p99, step_max;
+    const char *message; /* a short note to show (a file saved), or NULL */
 } bp_hud_stats;
 
 /* In arena coordinates (the renderer's logical size): marks on the world.

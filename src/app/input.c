@@ -2,13 +2,19 @@
 
 #include <math.h>
 
+#include "query.h"
+
 void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
                    const bp_world *world)
 {
-    *view = (bp_view){.time_scale = 1.0, .show_hud = true, .replaying = opts->replay_path != NULL};
+    *view = (bp_view){.time_scale = 1.0,
+                      .show_hud = true,
+                      .replaying = opts->replay_path != NULL,
+                      .look = bp_look_from_options(opts),
+                      .trails_on = opts->trails > 0.0 ? opts->trails : BP_TRAILS_DEFAULT};
     *h = (bp_input_handler){
         .max_throw = opts->max_throw,
-        .gravity_on = world->params.gravity != 0.0 ? fabs(world->params.gravity) : 980.0,
+        .gravity_on = world->params.gravity != 0.0 ? world->params.gravity : 980.0,
         .r_min = opts->radius_min,
         .r_max = opts->radius_max,
         /* Its own stream, so spawned radii do not echo the initial balls'. */
@@ -55,8 +61,13 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
     double cx = h->cursor_x, cy = h->cursor_y;
     switch (key) {
     case SDLK_r:
+    {
         h->dragging = h->drawing_wall = false;
-        return apply(s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
+        int status = apply(s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
+        /* The initial gravity, sign and all, is what G brings back now. */
+        h->gravity_on = p->gravity != 0.0 ? p->gravity : 980.0;
+        return status;
+    }
     case SDLK_s:
         return apply(s, BP_INPUT_SPAWN, cx, cy, bp_rng_range(&h->rng, h->r_min, h->r_max), err,
                      err_size);
@@ -65,13 +76,13 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
         return apply(s, BP_INPUT_DELETE, cx, cy, 0, err, err_size);
     case SDLK_g:
         if (p->gravity != 0.0) {
-            h->gravity_on = fabs(p->gravity);
+            h->gravity_on = p->gravity;
             return set_param(s, BP_PARAM_GRAVITY, 0.0, err, err_size);
         }
         return set_param(s, BP_PARAM_GRAVITY, h->gravity_on, err, err_size);
     case SDLK_UP:
     case SDLK_DOWN: {
-        double g = p->gravity != 0.0 ? fabs(p->gravity) : h->gravity_on;
+        double g = p->gravity != 0.0 ? fabs(p->gravity) : fabs(h->gravity_on);
         return set_param(s, BP_PARAM_GRAVITY, key == SDLK_UP ? -g : g, err, err_size);
     }
     case SDLK_e:
@@ -85,6 +96,14 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
     default:
         return 0;
     }
+}
+
+/* Pins the inspector to the ball at (x, y), or unpins it when there is
+ * none there or it is the one already pinned. */
+static void inspect_at(bp_view *view, const bp_session *s, double x, double y)
+{
+    int64_t id = bp_query_point(s->world, x, y);
+    view->look.inspect = id == view->look.inspect ? -1 : id;
 }
 
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
@@ -135,6 +154,26 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDLK_F12:
         view->screenshot = true;
         return 0;
+    case SDLK_t:
+        view->look.trails = view->look.trails > 0.0 ? 0.0 : view->trails_on;
+        return 0;
+    case SDLK_v:
+        view->look.vectors = !view->look.vectors;
+        return 0;
+    case SDLK_c:
+        if (ctrl)
+            break;
+        view->look.color_by = (bp_color_by)((view->look.color_by + 1) % BP_COLOR_BY_COUNT);
+        return 0;
+    case SDLK_b:
+        view->look.debug = !view->look.debug;
+        return 0;
+    case SDLK_k:
+        view->show_chart = !view->show_chart;
+        return 0;
+    case SDLK_i:
+        inspect_at(view, s, h->cursor_x, h->cursor_y);
+        return 0;
     default:
         break;
     }
@@ -144,6 +183,8 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     }
     if (view->replaying || ctrl)
         return 0;
+    if (key == SDLK_r)
+        view->time_scale = 1.0; /* R puts back everything to the start */
     return sim_key(h, s, key, shift, err, err_size);
 }
 
@@ -266,6 +307,10 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDL_MOUSEBUTTONDOWN:
         h->cursor_x = ev->button.x;
         h->cursor_y = ev->button.y;
+        if (ev->button.button == SDL_BUTTON_MIDDLE) {
+            inspect_at(view, s, ev->button.x, ev->button.y);
+            return 0;
+        }
         return view->replaying ? 0 : mouse_down(h, s, &ev->button, err, err_size);
     case SDL_MOUSEBUTTONUP:
         h->cursor_x = ev->button.x;

@@ -9,6 +9,7 @@
 #include <SDL2/SDL.h>
 #include <stdbool.h>
 
+#include "look.h"
 #include "rng.h"
 #include "session.h"
 #include "throw.h"
@@ -23,6 +24,9 @@ typedef struct bp_view {
     bool screenshot;      /* save the next drawn frame to a PNG */
     bool save_scene;      /* save the world to a scene file */
     bool replaying;       /* inputs come from --replay */
+    bp_look look;         /* colours and overlays (T, V, C, B, I) */
+    double trails_on;     /* seconds of trail T brings back, s */
+    bool show_chart;      /* the energy chart (K) */
 } bp_view;
 
 typedef struct bp_input_handler {
@@ -34,11 +38,14 @@ typedef struct bp_input_handler {
     double led_x, led_y;       /* where the cursor last led the held ball, px */
     bool lead_pending;         /* the cursor has moved on from there */
     double max_throw;          /* px/s */
-    double gravity_on;         /* |gravity| the G toggle brings back, px/s^2 */
+    double gravity_on;         /* gravity the G toggle brings back (its sign too), px/s^2 */
     double r_min, r_max;       /* radius range of spawned balls, px */
     bp_rng rng;                /* radii of spawned balls */
     bool walls_enabled;        /* Shift-drag draws walls */
 } bp_input_handler;
+
+/* Seconds of trail T shows when --trails did not say. */
+#define BP_TRAILS_DEFAULT 2.0
 
 /* Time scales the [ and ] keys step through. */
 #define BP_TIME_SCALE_MIN 0.125

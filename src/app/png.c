@@ -6,32 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "picture.h"
+#include "trails.h"
 
 struct bp_png_writer {
     SDL_Surface *surface;
-    SDL_Renderer *renderer;
-    bp_ball_batch *batch;
+    bp_picture *picture;
+    bp_look look;
+    bp_trails trails;
 };
 
-bp_png_writer *bp_png_writer_create(const bp_world *world, char *err, size_t err_size)
+bp_png_writer *bp_png_writer_create(const bp_world *world, const bp_look *look, char *err,
+                                    size_t err_size)
 {
     bp_png_writer *writer = calloc(1, sizeof *writer);
     if (!writer) {
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+    writer->look = *look;
     int w = (int)SDL_ceil(world->params.width), h = (int)SDL_ceil(world->params.height);
     writer->surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
     if (writer->surface)
-        writer->renderer = SDL_CreateSoftwareRenderer(writer->surface);
-    if (!writer->renderer) {
-        snprintf(err, err_size, "cannot make a %dx%d image: %s", w, h, SDL_GetError());
+        writer->picture = bp_picture_create();
+    if (!writer->picture) {
+        snprintf(err, err_size, "cannot make a %dx%d image: %s", w, h,
+                 writer->surface ? "out of memory" : SDL_GetError());
         bp_png_writer_destroy(writer);
         return NULL;
     }
-    /* Without it, crowds are drawn ball by ball: slower, never wrong. */
-    writer->batch = bp_ball_batch_create(writer->renderer);
     return writer;
 }
 
@@ -39,12 +42,17 @@ void bp_png_writer_destroy(bp_png_writer *writer)
 {
     if (!writer)
         return;
-    bp_ball_batch_destroy(writer->batch);
-    if (writer->renderer)
-        SDL_DestroyRenderer(writer->renderer);
+    bp_picture_destroy(writer->picture);
+    bp_trails_free(&writer->trails);
     if (writer->surface)
         SDL_FreeSurface(writer->surface);
     free(writer);
+}
+
+bool bp_png_writer_step(bp_png_writer *writer, const bp_world *world)
+{
+    return writer->look.trails <= 0.0 ||
+           bp_trails_record(&writer->trails, world, writer->look.trails);
 }
 
 /* Writes next to the target and renames, so a reader never sees half a PNG. */
@@ -73,9 +81,15 @@ static bool save_surface(SDL_Surface *surface, const char *path, char *err, size
 bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
                   size_t err_size)
 {
-    bp_render_world(writer->renderer, writer->batch, world, NULL, NULL);
-    SDL_RenderPresent(writer->renderer);
-    return save_surface(writer->surface, path, err, err_size);
+    SDL_Surface *surface = writer->surface;
+    bp_pixels out = {surface->pixels, surface->w, surface->h, surface->pitch / 4};
+    bp_picture_extras extras = {.trails = &writer->trails};
+    if (!bp_picture_draw(writer->picture, &out, 1.0, world, NULL, NULL, &writer->look,
+                         &extras)) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return false;
+    }
+    return save_surface(surface, path, err, err_size);
 }
 
 bool bp_png_save_renderer(void *sdl_renderer, int width, int height, const char *path,

@@ -1,4 +1,4 @@
-/* PNG frames without a display: an SDL software renderer drawing into a
+/* PNG frames without a display: the picture (picture.h) drawn into a
  * surface of the arena's size, saved with SDL2_image. */
 #ifndef BP_PNG_H
 #define BP_PNG_H
@@ -6,13 +6,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "look.h"
 #include "world.h"
 
 typedef struct bp_png_writer bp_png_writer;
 
-/* NULL with a message in err when SDL cannot make the surface. */
-bp_png_writer *bp_png_writer_create(const bp_world *world, char *err, size_t err_size);
+/* NULL with a message in err when SDL cannot make the surface. Frames are
+ * drawn with look. */
+bp_png_writer *bp_png_writer_create(const bp_world *world, const bp_look *look, char *err,
+                                    size_t err_size);
 void bp_png_writer_destroy(bp_png_writer *writer);
+
+/* After every step (dumped or not): keeps the trails. false when memory
+ * ran out. */
+bool bp_png_writer_step(bp_png_writer *writer, const bp_world *world);
 
 /* Renders the world and writes it to path (whole, or not at all). */
 bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,

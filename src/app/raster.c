@@ -5,12 +5,10 @@
 #include <string.h>
 
 #include "grow.h"
-#include "render.h"
+#include "paint.h"
 
-/* The rim's width as a fraction of the radius, and its brightness out of
- * 255, as in the ball sprite (render.c). */
-#define BP_RIM_OVER_R 0.125f
-#define BP_RIM_LEVEL 85.0f
+/* The rim's brightness out of 255 (look.h). */
+#define BP_RIM_LEVEL ((float)BP_LOOK_RIM_LEVEL)
 /* Discs up to this radius (pixels) are drawn from stored masks, cut to a
  * quarter pixel in radius and in where the centre lies within its pixel:
  * computing each small disc's soft edge afresh cost 0.8 us a ball, and for
@@ -40,11 +38,11 @@ typedef struct pixel_box {
 
 struct bp_raster {
     disc_mask *masks;  /* [radius step][phase], BP_MASK_RADII * BP_MASK_PHASES */
-    uint32_t *colours; /* per ball id, ARGB */
+    uint32_t *colours; /* per ball id, ARGB (bp_look_id_colour) */
     size_t colours_count, colours_capacity;
-    /* The still layer: the background and every sleeper, kept from frame
-     * to frame, for sleepers do not move. A pile at rest then costs a copy
-     * and the few balls awake instead of every ball. */
+    /* The still layer: the background, the walls and every sleeper, kept
+     * from frame to frame, for none of them move. A pile at rest then costs
+     * a copy and the few balls awake instead of every ball. */
     uint32_t *still; /* still_w x still_h pixels, pitch still_w */
     size_t still_capacity;
     int still_w, still_h;
@@ -53,35 +51,28 @@ struct bp_raster {
     bool still_valid;
     size_t still_count;   /* balls drawn into it */
     uint8_t *in_still;    /* per id: drawn into it ... */
-    double *still_at;     /* ... at x, y, radius (three per id) */
+    double *still_at;     /* ... at x, y, radius, angle, colour (BP_STILL_KEY per id) */
     size_t in_still_capacity, still_at_capacity, ids_known;
+    uint64_t still_walls; /* hash of the walls drawn into it */
     pixel_box repairs[BP_STILL_MAX_REPAIRS];
+    bool base_whole; /* the last base came from a whole still layer */
 };
 
-static inline uint32_t argb_of(SDL_Color c)
-{
-    return 0xff000000u | ((uint32_t)c.r << 16) | ((uint32_t)c.g << 8) | c.b;
-}
+/* What a sleeper in the still layer was drawn with: x, y, r, angle, colour. */
+#define BP_STILL_KEY 5
 
-/* x / 255, rounded, for x up to 255 * 255. */
-static inline uint32_t div255(uint32_t x)
+/* The rim's width in pixels for a disc of this radius (pixels): thin on
+ * small balls, which would otherwise be all rim, and at most 2.5 px. */
+static inline float rim_of(float radius)
 {
-    x += 128u;
-    return (x + (x >> 8)) >> 8;
+    return radius < 3.0f ? radius * 0.28f : fminf(0.6f + 0.08f * radius, 2.5f);
 }
 
 /* dst (opaque ARGB) with the colour c at brightness level (0-255) laid
  * over it at alpha (0-255). */
-static inline uint32_t blend(SDL_Color c, uint32_t level, uint32_t dst, uint32_t alpha)
+static inline uint32_t blend(uint32_t c, uint32_t level, uint32_t dst, uint32_t alpha)
 {
-    uint32_t out = 0xff000000u;
-    uint32_t src[3] = {div255(c.r * level), div255(c.g * level), div255(c.b * level)};
-    for (int k = 0; k < 3; k++) {
-        int shift = 16 - 8 * k;
-        uint32_t under = (dst >> shift) & 0xffu;
-        out |= div255(src[k] * alpha + under * (255u - alpha)) << shift;
-    }
-    return out;
+    return bp_over(bp_shade(c, level), dst, alpha);
 }
 
 static inline float clamp01(float v)
@@ -92,7 +83,7 @@ static inline float clamp01(float v)
 /* The soft edge's pixel at px on a row: the colour faded by the distance
  * from the centre, over what is there. */
 static inline void edge_pixel(uint32_t *pixel, float fx, float fy2, float radius, float rim,
-                              SDL_Color c)
+                              uint32_t c)
 {
     float d = sqrtf(fx * fx + fy2);
     float alpha = clamp01(radius + 0.5f - d);
@@ -136,15 +127,15 @@ static inline void span(const bp_pixels *out, float cx, float reach, float fy2, 
 
 /* One ball, centre (cx, cy) and radius in pixels: each row is a run of
  * edge pixels, a run of plain fill, and edge pixels again. */
-static void draw_disc(const bp_pixels *out, float cx, float cy, float radius, SDL_Color c)
+static void draw_disc(const bp_pixels *out, float cx, float cy, float radius, uint32_t c)
 {
-    float rim = radius * BP_RIM_OVER_R;
+    float rim = rim_of(radius);
     float outer = radius + 0.5f;       /* beyond: nothing */
     float solid = radius - rim - 1.0f; /* within: fill, fully opaque */
     int y0 = floor_int(cy - outer), y1 = ceil_int(cy + outer);
     y0 = y0 < 0 ? 0 : y0;
     y1 = y1 > out->height - 1 ? out->height - 1 : y1;
-    uint32_t fill = argb_of(c);
+    uint32_t fill = c | 0xff000000u;
     for (int py = y0; py <= y1; py++) {
         float fy = (float)py + 0.5f - cy, fy2 = fy * fy;
         uint32_t *row = out->pixels + (size_t)py * (size_t)out->pitch;
@@ -173,7 +164,7 @@ static const disc_mask *mask_for(bp_raster *raster, int q, int phase_x, int phas
     disc_mask *m = &raster->masks[q * BP_MASK_PHASES + phase_y * BP_MASK_STEPS + phase_x];
     if (m->size > 0)
         return m;
-    float radius = (float)q / BP_MASK_STEPS, rim = radius * BP_RIM_OVER_R;
+    float radius = (float)q / BP_MASK_STEPS, rim = rim_of(radius);
     float fx = ((float)phase_x + 0.5f) / BP_MASK_STEPS;
     float fy = ((float)phase_y + 0.5f) / BP_MASK_STEPS;
     int reach = (int)ceilf(radius + 0.5f) + 1, size = 2 * reach + 1;
@@ -195,8 +186,9 @@ static const disc_mask *mask_for(bp_raster *raster, int q, int phase_x, int phas
 
 /* A small disc from its mask. false when the mask cannot be made. */
 static bool stamp_disc(bp_raster *raster, const bp_pixels *out, float cx, float cy, float radius,
-                       SDL_Color c, uint32_t fill)
+                       uint32_t c)
 {
+    uint32_t fill = c | 0xff000000u;
     int q = (int)(radius * BP_MASK_STEPS + 0.5f);
     int px = floor_int(cx), py = floor_int(cy);
     int phase_x = (int)((cx - (float)px) * BP_MASK_STEPS);
@@ -262,7 +254,7 @@ static bool colours_for(bp_raster *raster, uint32_t ids)
                     sizeof *raster->colours))
         return false;
     for (uint32_t id = (uint32_t)raster->colours_count; id < ids; id++)
-        raster->colours[id] = argb_of(bp_ball_color(id));
+        raster->colours[id] = bp_look_id_colour(id);
     raster->colours_count = ids;
     return true;
 }
@@ -276,10 +268,18 @@ static void fill_box(const bp_pixels *out, pixel_box b, uint32_t ground)
     }
 }
 
+/* Ball i's colour under the look. */
+static uint32_t colour_of(const bp_raster *raster, const bp_look *look, const bp_world *world,
+                          size_t i)
+{
+    return bp_look_ball_colour(look, world, i, raster->colours[world->id[i]]);
+}
+
 /* Ball i at (x, y) in arena px, drawn into out, whose first pixel is the
- * output's pixel (ox, oy): a part of a bigger buffer, which clips it. */
+ * output's pixel (ox, oy): a part of a bigger buffer, which clips it. A
+ * mark from the centre toward the rim turns with the ball's angle. */
 static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *world, size_t i,
-                      double x, double y, double scale, int ox, int oy)
+                      double x, double y, double scale, int ox, int oy, uint32_t c)
 {
     /* Rounded to float first, as a whole drawing does: taking a whole number
      * of pixels off is then exact, and the disc lands on the same quarter
@@ -287,12 +287,49 @@ static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *w
      * and left seams at the edge of a repaired place). */
     float cx = (float)(x * scale) - (float)ox, cy = (float)(y * scale) - (float)oy;
     float radius = (float)(world->r[i] * scale);
-    uint32_t fill = raster->colours[world->id[i]];
-    SDL_Color c = {(Uint8)(fill >> 16), (Uint8)(fill >> 8), (Uint8)fill, 255};
-    if (radius <= BP_MASK_RADIUS_MAX)
-        return stamp_disc(raster, out, cx, cy, radius, c, fill);
-    draw_disc(out, cx, cy, radius, c);
+    if (radius <= BP_MASK_RADIUS_MAX) {
+        if (!stamp_disc(raster, out, cx, cy, radius, c))
+            return false;
+    } else {
+        draw_disc(out, cx, cy, radius, c);
+    }
+    /* A hand from a quarter to three quarters of the radius: off the
+     * centre, so the turning reads even on a small ball. Below 2.5 px a
+     * mark would only blur the disc. Its colour is the rim's, the ball's
+     * own darkened, as is all of the disc. */
+    if (radius >= 2.5f) {
+        float width = fmaxf(0.5f, radius * 0.09f);
+        float ux = (float)cos(world->angle[i]), uy = (float)sin(world->angle[i]);
+        bp_paint_capsule(out, cx + ux * radius * 0.25f, cy + uy * radius * 0.25f,
+                         cx + ux * radius * 0.72f, cy + uy * radius * 0.72f, width,
+                         bp_shade(c, BP_LOOK_RIM_LEVEL), 1.0f);
+    }
     return true;
+}
+
+/* The walls drawn into out, a part of the picture whose first pixel is the
+ * picture's (ox, oy). At least a pixel wide, so a thin wall still shows. */
+static void draw_walls(const bp_pixels *out, const bp_world *world, double scale, int ox, int oy)
+{
+    for (size_t k = 0; k < world->wall_count; k++) {
+        const bp_wall *w = &world->walls[k];
+        float r = (float)(w->r * scale);
+        bp_paint_capsule(out, (float)(w->x1 * scale) - (float)ox,
+                         (float)(w->y1 * scale) - (float)oy, (float)(w->x2 * scale) - (float)ox,
+                         (float)(w->y2 * scale) - (float)oy, r < 0.5f ? 0.5f : r,
+                         BP_LOOK_WALL, 1.0f);
+    }
+}
+
+/* FNV-1a over the walls: the still layer holds them, and a wall moved or
+ * gone must redraw it. */
+static uint64_t walls_hash(const bp_world *world)
+{
+    uint64_t h = 1469598103934665603ull ^ world->wall_count;
+    const unsigned char *bytes = (const unsigned char *)world->walls;
+    for (size_t k = 0; k < world->wall_count * sizeof *world->walls; k++)
+        h = (h ^ bytes[k]) * 1099511628211ull;
+    return h;
 }
 
 /* The pixels a ball at (x, y) of radius r (arena px) may touch, within
@@ -339,7 +376,8 @@ static bool reserve_still(bp_raster *raster, size_t pixels, size_t ids)
     if (!bp_reserve((void **)&raster->still, &raster->still_capacity, pixels,
                     sizeof *raster->still) ||
         !bp_reserve((void **)&raster->in_still, &raster->in_still_capacity, ids + 1, 1) ||
-        !bp_reserve((void **)&raster->still_at, &raster->still_at_capacity, 3 * (ids + 1),
+        !bp_reserve((void **)&raster->still_at, &raster->still_at_capacity,
+                    BP_STILL_KEY * (ids + 1),
                     sizeof *raster->still_at))
         return false;
     if (ids > raster->ids_known) {
@@ -352,7 +390,8 @@ static bool reserve_still(bp_raster *raster, size_t pixels, size_t ids)
 /* Takes out of the still layer every ball in it that woke, moved or is no
  * longer there, and lists the places to repair. Returns how many places,
  * or -1 when it is quicker to draw the layer afresh. */
-static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_pixels *still)
+static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_pixels *still,
+                            const bp_look *look)
 {
     int repairs = 0;
     size_t kept = 0;
@@ -360,9 +399,10 @@ static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_p
         uint32_t id = world->id[i];
         if (!raster->in_still[id])
             continue;
-        const double *at = &raster->still_at[3 * (size_t)id];
+        const double *at = &raster->still_at[BP_STILL_KEY * (size_t)id];
         if ((world->flags[i] & BP_BALL_ASLEEP) && at[0] == world->x[i] && at[1] == world->y[i] &&
-            at[2] == world->r[i]) {
+            at[2] == world->r[i] && at[3] == world->angle[i] &&
+            at[4] == (double)colour_of(raster, look, world, i)) {
             kept++;
             continue;
         }
@@ -382,21 +422,25 @@ static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_p
 /* Brings the still layer up to date with the world's sleepers. false when
  * memory runs out. */
 static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, double scale,
-                         const bp_world *world)
+                         const bp_world *world, const bp_look *look)
 {
+    uint64_t walls = walls_hash(world);
     if (!reserve_still(raster, (size_t)w * (size_t)h, world->next_id))
         return false;
     bp_pixels still = {raster->still, w, h, w};
     bool same_frame = raster->still_valid && raster->still_w == w && raster->still_h == h &&
-                      raster->still_scale == scale && raster->still_ground == ground;
-    int repairs = same_frame ? take_out_changed(raster, world, &still) : -1;
+                      raster->still_scale == scale && raster->still_ground == ground &&
+                      raster->still_walls == walls;
+    int repairs = same_frame ? take_out_changed(raster, world, &still, look) : -1;
     raster->still_w = w;
     raster->still_h = h;
     raster->still_scale = scale;
     raster->still_ground = ground;
+    raster->still_walls = walls;
     raster->still_valid = false; /* until it is whole again */
     if (repairs < 0) {
         fill_box(&still, (pixel_box){0, 0, w, h}, ground);
+        draw_walls(&still, world, scale, 0, 0);
         memset(raster->in_still, 0, raster->ids_known);
         raster->still_count = 0;
         repairs = 0;
@@ -404,8 +448,12 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
     repairs = merge_boxes(raster->repairs, repairs);
     pixel_box all = {w, h, 0, 0}; /* around every repaired place */
     for (int k = 0; k < repairs; k++) {
-        fill_box(&still, raster->repairs[k], ground);
-        all = box_around(all, raster->repairs[k]);
+        pixel_box b = raster->repairs[k];
+        fill_box(&still, b, ground);
+        bp_pixels part = {still.pixels + (size_t)b.y0 * (size_t)w + (size_t)b.x0, b.x1 - b.x0,
+                          b.y1 - b.y0, w};
+        draw_walls(&part, world, scale, b.x0, b.y0);
+        all = box_around(all, b);
     }
     /* The balls still in the layer around a repaired place, drawn again
      * within it alone: outside it they are already there. */
@@ -421,7 +469,8 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
                 continue;
             bp_pixels part = {still.pixels + (size_t)b.y0 * (size_t)w + (size_t)b.x0,
                               b.x1 - b.x0, b.y1 - b.y0, w};
-            if (!draw_ball(raster, &part, world, i, world->x[i], world->y[i], scale, b.x0, b.y0))
+            if (!draw_ball(raster, &part, world, i, world->x[i], world->y[i], scale, b.x0, b.y0,
+                           (uint32_t)raster->still_at[BP_STILL_KEY * (size_t)world->id[i] + 4]))
                 return false;
         }
     }
@@ -429,47 +478,71 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
         uint32_t id = world->id[i];
         if (!(world->flags[i] & BP_BALL_ASLEEP) || raster->in_still[id])
             continue;
-        if (!draw_ball(raster, &still, world, i, world->x[i], world->y[i], scale, 0, 0))
+        uint32_t c = colour_of(raster, look, world, i);
+        if (!draw_ball(raster, &still, world, i, world->x[i], world->y[i], scale, 0, 0, c))
             return false;
         raster->in_still[id] = 1;
-        double *at = &raster->still_at[3 * (size_t)id];
+        double *at = &raster->still_at[BP_STILL_KEY * (size_t)id];
         at[0] = world->x[i];
         at[1] = world->y[i];
         at[2] = world->r[i];
+        at[3] = world->angle[i];
+        at[4] = (double)c;
         raster->still_count++;
     }
     raster->still_valid = true;
     return true;
 }
 
-bool bp_raster_balls(bp_raster *raster, const bp_pixels *out, SDL_Color background,
-                     double scale, const bp_world *world, const double *draw_x,
-                     const double *draw_y)
+bool bp_raster_base(bp_raster *raster, const bp_pixels *out, double scale,
+                    const bp_world *world, const bp_look *look)
 {
     if (!colours_for(raster, world->next_id))
         return false;
-    uint32_t ground = argb_of(background);
-    bool still = update_still(raster, out->width, out->height, ground, scale, world);
-    if (still)
+    uint32_t ground = BP_LOOK_BACKGROUND;
+    raster->base_whole =
+        update_still(raster, out->width, out->height, ground, scale, world, look);
+    if (raster->base_whole) {
         for (int y = 0; y < out->height; y++)
             memcpy(out->pixels + (size_t)y * (size_t)out->pitch,
                    raster->still + (size_t)y * (size_t)out->width,
                    (size_t)out->width * sizeof(uint32_t));
-    else
-        fill_box(out, (pixel_box){0, 0, out->width, out->height}, ground);
+        return true;
+    }
+    fill_box(out, (pixel_box){0, 0, out->width, out->height}, ground);
+    draw_walls(out, world, scale, 0, 0);
+    return true;
+}
+
+bool bp_raster_awake(bp_raster *raster, const bp_pixels *out, double scale,
+                     const bp_world *world, const double *draw_x, const double *draw_y,
+                     const bp_look *look)
+{
+    if (!colours_for(raster, world->next_id))
+        return false;
     /* Sleepers lie in the layer; the balls awake go over it, interpolated.
      * In the world's memory order, which the core keeps close to the order
      * in space: in id order every ball lands on other rows of the buffer
      * and other lines of the world's arrays. Overlapping balls may then cover
-     * each other differently from the id order that SDL2_gfx and the quads
-     * keep (render.c); balls touch by their soft edges only, unless they
-     * are pushed into each other, as a held ball pushes. */
+     * each other in another order than their ids; balls touch by their soft
+     * edges only, unless they are pushed into each other, as a held ball
+     * pushes. */
+    bool still = raster->base_whole;
     for (size_t i = 0; i < world->count; i++) {
         if (still && raster->in_still[world->id[i]])
             continue;
         double x = draw_x ? draw_x[i] : world->x[i], y = draw_y ? draw_y[i] : world->y[i];
-        if (!draw_ball(raster, out, world, i, x, y, scale, 0, 0))
+        if (!draw_ball(raster, out, world, i, x, y, scale, 0, 0,
+                       colour_of(raster, look, world, i)))
             return false;
     }
     return true;
+}
+
+bool bp_raster_balls(bp_raster *raster, const bp_pixels *out, double scale,
+                     const bp_world *world, const double *draw_x, const double *draw_y,
+                     const bp_look *look)
+{
+    return bp_raster_base(raster, out, scale, world, look) &&
+           bp_raster_awake(raster, out, scale, world, draw_x, draw_y, look);
 }

@@ -24,11 +24,19 @@ bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *
     }
     /* The image first: if it cannot be made, nothing has been written. */
     if (opts->png) {
-        rec->png = bp_png_writer_create(world, err, err_size);
+        bp_look look = bp_look_from_options(opts);
+        rec->png = bp_png_writer_create(world, &look, err, err_size);
         if (!rec->png)
             return false;
     }
     if (!bp_dump_open(&rec->dump, opts->dump_dir, err, err_size)) {
+        bp_png_writer_destroy(rec->png);
+        rec->png = NULL;
+        return false;
+    }
+    if (!bp_energy_log_open(&rec->energy, rec->dump.dir, err, err_size)) {
+        char ignored[64];
+        bp_dump_close(&rec->dump, ignored, sizeof ignored);
         bp_png_writer_destroy(rec->png);
         rec->png = NULL;
         return false;
@@ -40,9 +48,16 @@ bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *
 bool bp_recorder_step(bp_recorder *rec, const bp_world *world, uint64_t step, char *err,
                       size_t err_size)
 {
-    if (!rec->active || step % rec->every != 0)
+    if (!rec->active)
         return true;
-    if (!bp_dump_frame(&rec->dump, world, step, err, err_size))
+    if (rec->png && !bp_png_writer_step(rec->png, world)) {
+        snprintf(err, err_size, "--trails: out of memory");
+        return false;
+    }
+    if (step % rec->every != 0)
+        return true;
+    if (!bp_dump_frame(&rec->dump, world, step, err, err_size) ||
+        !bp_energy_log_frame(&rec->energy, world, step, err, err_size))
         return false;
     if (rec->png) {
         size_t len = strlen(rec->dump.dir) + 32;
@@ -67,5 +82,6 @@ bool bp_recorder_close(bp_recorder *rec, char *err, size_t err_size)
     bp_png_writer_destroy(rec->png);
     rec->png = NULL;
     rec->active = false;
-    return bp_dump_close(&rec->dump, err, err_size);
+    bool energy = bp_energy_log_close(&rec->energy, err, err_size);
+    return bp_dump_close(&rec->dump, err, err_size) && energy;
 }

@@ -1,26 +1,14 @@
-/* Drawing the world with an SDL_Renderer, in arena coordinates. The window
- * and the PNG frames of the dump share this code, so a frame on disk looks
- * exactly like the window. */
+/* The world in the window: the picture (picture.h) is drawn on the CPU
+ * into a texture at the renderer's scale and copied to the arena's place,
+ * so the window shows exactly what a --png frame of the same state holds. */
 #ifndef BP_RENDER_H
 #define BP_RENDER_H
 
 #include <SDL2/SDL.h>
 
+#include "look.h"
+#include "picture.h"
 #include "world.h"
-
-/* Stable colour of a ball, from its id. */
-SDL_Color bp_ball_color(uint32_t id);
-
-/* Many balls are drawn as one batch of textured quads (one
- * SDL_RenderGeometry call) instead of one SDL2_gfx call each. The batch
- * holds the ball sprite, made for one renderer, and the vertex buffers. */
-typedef struct bp_ball_batch bp_ball_batch;
-
-/* From this many balls on, bp_render_world draws them as a batch. One by
- * one, SDL2_gfx draws each ball as dozens of lines and points, which a
- * software renderer cannot keep up with for a few hundred balls; a few
- * dozen it can (figures: docs/benchmarks.md, "Drawing"). */
-#define BP_RENDER_BATCH_MIN_BALLS 100
 
 /* A texture of surface (which it frees) that blends over what is below it
  * and scales with mode; NULL when the renderer cannot make it. */
@@ -30,20 +18,19 @@ SDL_Texture *bp_blended_texture(SDL_Renderer *renderer, SDL_Surface *surface,
  * first_vertex + 3 clockwise from the top left. */
 void bp_quad_indices(int *indices, int first_vertex);
 
-/* NULL when the sprite cannot be made (balls are then drawn one by one). */
-bp_ball_batch *bp_ball_batch_create(SDL_Renderer *renderer);
-/* How long the last frame took to draw, ms: the batch tries the other way
- * of drawing crowds now and then and keeps the faster (see render.c). A
- * batch that gets no reports always draws the same way. */
-void bp_ball_batch_frame_time(bp_ball_batch *batch, double draw_ms);
-/* Before the renderer it was made for is destroyed. */
-void bp_ball_batch_destroy(bp_ball_batch *batch);
+/* The picture and the texture it is shown through. */
+typedef struct bp_render bp_render;
 
-/* Clears to the background and draws walls and balls. draw_x/draw_y, when not
- * NULL, give the positions to draw each ball at (by index), e.g. interpolated
- * between two steps; otherwise the world's own positions are used. batch may
- * be NULL: every ball is then drawn with SDL2_gfx. */
-void bp_render_world(SDL_Renderer *renderer, bp_ball_batch *batch, const bp_world *world,
-                     const double *draw_x, const double *draw_y);
+/* NULL when memory runs out. */
+bp_render *bp_render_create(void);
+/* Before the renderer its texture was made for is destroyed. */
+void bp_render_destroy(bp_render *render);
+
+/* Draws the world (see bp_picture_draw) at the renderer's scale and copies
+ * it over the arena, in arena coordinates. false when the renderer would
+ * not take the texture or memory ran out. */
+bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
+                     const double *draw_x, const double *draw_y, const bp_look *look,
+                     const bp_picture_extras *extras);
 
 #endif

@@ -31,6 +31,11 @@ enum {
     OPT_REPLAY,
     OPT_RAYCAST,
     OPT_MAX_THROW,
+    OPT_TRAILS,
+    OPT_VECTORS,
+    OPT_COLOR_BY,
+    OPT_DEBUG_VIEW,
+    OPT_INSPECT,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -59,6 +64,11 @@ static const struct option long_options[] = {
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"raycast", required_argument, NULL, OPT_RAYCAST},
     {"max-throw", required_argument, NULL, OPT_MAX_THROW},
+    {"trails", required_argument, NULL, OPT_TRAILS},
+    {"vectors", no_argument, NULL, OPT_VECTORS},
+    {"color-by", required_argument, NULL, OPT_COLOR_BY},
+    {"debug-view", no_argument, NULL, OPT_DEBUG_VIEW},
+    {"inspect", required_argument, NULL, OPT_INSPECT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -76,6 +86,7 @@ bp_options bp_options_default(void)
         .threads = 1,
         .bench_aspect = BP_PIT_ASPECT,
         .max_throw = 5000.0,
+        .inspect = -1,
     };
 }
 
@@ -105,6 +116,11 @@ const char *bp_options_usage(void)
            "  --replay FILE         replay a recorded input file\n"
            "  --raycast X,Y,DX,DY   print every shape the ray enters, then exit\n"
            "  --max-throw V         cap on the speed of a thrown ball, px/s (5000)\n"
+           "  --trails S            draw each ball's last S seconds of path (0..60)\n"
+           "  --vectors             draw velocity arrows\n"
+           "  --color-by WHAT       colour balls by id, speed or sleep (id)\n"
+           "  --debug-view          draw the grid and the contacts\n"
+           "  --inspect ID          pin the inspector panel to ball ID\n"
            "  --help, --version     print and exit\n";
 }
 
@@ -303,6 +319,33 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             if (!bp_parse_double(v, &d) || !(d > 0.0 && d <= 1e7))
                 return fail(err, err_size, name, v, "is not a speed in (0, 10^7] px/s");
             opts->max_throw = d;
+            break;
+        case OPT_TRAILS:
+            if (!bp_parse_double(v, &d) || !(d >= 0.0 && d <= 60.0))
+                return fail(err, err_size, name, v, "is not a number of seconds from 0 to 60");
+            opts->trails = d;
+            break;
+        case OPT_VECTORS:
+            opts->vectors = true;
+            break;
+        case OPT_COLOR_BY: {
+            static const char *const modes[BP_COLOR_BY_COUNT] = {"id", "speed", "sleep"};
+            int found = -1;
+            for (int k = 0; k < BP_COLOR_BY_COUNT; k++)
+                if (strcmp(v, modes[k]) == 0)
+                    found = k;
+            if (found < 0)
+                return fail(err, err_size, name, v, "is not one of id, speed, sleep");
+            opts->color_by = (bp_color_by)found;
+            break;
+        }
+        case OPT_DEBUG_VIEW:
+            opts->debug_view = true;
+            break;
+        case OPT_INSPECT:
+            if (!bp_parse_u64(v, UINT32_MAX, &u))
+                return fail(err, err_size, name, v, "is not a ball id from 0 to 4294967295");
+            opts->inspect = (int64_t)u;
             break;
         case OPT_HELP:
             opts->help = true;

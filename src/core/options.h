@@ -20,6 +20,9 @@ enum {
     BP_SET_ROLLING = 1u << 6,
 };
 
+/* What colours the balls (--color-by). */
+typedef enum bp_color_by { BP_COLOR_ID, BP_COLOR_SPEED, BP_COLOR_SLEEP, BP_COLOR_BY_COUNT } bp_color_by;
+
 typedef struct bp_options {
     bp_params params;
     unsigned params_set;     /* BP_SET_* */
@@ -43,6 +46,12 @@ typedef struct bp_options {
     bool raycast_set;
     double ray[4];           /* x, y, dx, dy */
     double max_throw;        /* cap on throw speed, px/s */
+    /* How the picture looks (window and --png): */
+    double trails;           /* seconds of trail behind each ball, 0: none */
+    bool vectors;            /* velocity arrows */
+    bp_color_by color_by;
+    bool debug_view;         /* the grid and the contacts */
+    int64_t inspect;         /* id of the ball the inspector follows, -1: none */
     bool help, version;
 } bp_options;
 
