@@ -79,11 +79,16 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
         float r = (float)(w->r[i] * scale) * 0.22f;
         r = r < 0.5f ? 0.5f : (r > 2.0f ? 2.0f : r);
         uint32_t c = colour_of(look, w, i);
-        /* Fades in from the oldest point. */
-        for (int k = 0; k < n; k++)
+        /* Fades in from the oldest point: the colour is mixed with the
+         * background beforehand, so where two pieces overlap at a joint
+         * the trail does not darken into beads. */
+        for (int k = 0; k < n; k++) {
+            uint32_t faded = bp_over(c, BP_LOOK_BACKGROUND,
+                                     (uint32_t)(150.0f * (float)(k + 1) / (float)(n + 1)));
             bp_paint_capsule(out, xy[2 * k] * (float)scale, xy[2 * k + 1] * (float)scale,
-                             xy[2 * k + 2] * (float)scale, xy[2 * k + 3] * (float)scale, r, c,
-                             0.6f * (float)(k + 1) / (float)(n + 1));
+                             xy[2 * k + 2] * (float)scale, xy[2 * k + 3] * (float)scale, r,
+                             faded, 1.0f);
+        }
     }
 }
 
