@@ -189,6 +189,12 @@ static void tell(bp_app *app, const char *what, const char *path)
     fflush(stdout);
 }
 
+/* Whether a note is to be on screen now. */
+static bool message_due(const bp_app *app)
+{
+    return app->message[0] != '\0' && (Sint32)(app->message_until - SDL_GetTicks()) > 0;
+}
+
 static void screenshot(bp_app *app)
 {
     char path[64], err[512];
@@ -301,7 +307,7 @@ static bool world_shown(const bp_app *app)
     if (!app->shown_valid || w->count != app->shown_count || w->next_id != app->shown_next_id ||
         w->wall_count != app->shown_walls ||
         memcmp(&w->params, &app->shown_params, sizeof w->params) != 0 ||
-        memcmp(&app->view.look, &app->shown_look, sizeof app->shown_look) != 0 ||
+        !bp_look_same(&app->view.look, &app->shown_look) ||
         app->view.show_chart != app->shown_chart ||
         w->next_id + 1u > app->prev_capacity)
         return false;
@@ -351,7 +357,7 @@ static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
-    app->shown_message = SDL_TICKS_PASSED(app->message_until, SDL_GetTicks()) == 0;
+    app->shown_message = message_due(app);
     stats->message = app->shown_message ? app->message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     if (app->view.screenshot) {
@@ -435,7 +441,7 @@ static void step_percentiles(const bp_app *app, Uint64 now, double freq, bp_hud_
  * as shown, and (with the HUD up) the same figures. */
 static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool stats_new)
 {
-    bool message = SDL_TICKS_PASSED(app->message_until, SDL_GetTicks()) == 0;
+    bool message = message_due(app);
     return !events && !jumped && app->session.held < 0 && !app->view.screenshot &&
            message == app->shown_message &&
            !(stats_new && app->view.show_hud) && world_shown(app);

@@ -35,11 +35,12 @@ void bp_chart_draw(const bp_chart *c, const bp_pixels *out, int ts)
     static const char *const names[4] = {"kinetic", "rotation", "potential", "total"};
     static const uint32_t colours[4] = {0xffe8bb6cu, 0xffb99ae6u, 0xff6fa8dcu, 0xfff0f0f0u};
     int line = (BP_PAINT_GLYPH + 3) * ts;
-    int w = out->width - 16 * ts, h = 5 * line + 90 * ts;
-    w = w > 560 * ts ? 560 * ts : w;
+    int w = out->width - 16 * ts, h = 6 * line + 92 * ts;
+    w = w > 460 * ts ? 460 * ts : w;
     if (w < 120 || h > out->height)
         return;
-    int x0 = 8 * ts, y0 = out->height - h - 8 * ts;
+    /* Top right: the HUD holds the top left, piles the bottom. */
+    int x0 = out->width - w - 8 * ts, y0 = 8 * ts;
     bp_paint_rect(out, x0, y0, x0 + w, y0 + h, 0xff0e1117u, 200u);
     int px = x0 + 6 * ts, py = y0 + 5 * ts;
     bp_paint_text(out, px, py, ts, "energy, last 10 s (mass px^2/s^2)", 0xffdcdcdcu);

@@ -22,7 +22,7 @@ typedef struct bp_chart {
 /* After a step: samples the world every 10 s / BP_CHART_SAMPLES of
  * simulated time. A world gone back in steps (reset) starts afresh. */
 void bp_chart_record(bp_chart *c, const bp_world *world);
-/* Draws the chart along the bottom of out, text at text_scale. */
+/* Draws the chart in the top right corner of out, text at text_scale. */
 void bp_chart_draw(const bp_chart *c, const bp_pixels *out, int text_scale);
 
 #endif

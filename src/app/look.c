@@ -11,6 +11,12 @@ bp_look bp_look_from_options(const bp_options *opts)
                      .inspect = opts->inspect};
 }
 
+bool bp_look_same(const bp_look *a, const bp_look *b)
+{
+    return a->color_by == b->color_by && a->trails == b->trails && a->vectors == b->vectors &&
+           a->debug == b->debug && a->inspect == b->inspect;
+}
+
 static uint32_t from_unit(double r, double g, double b)
 {
     return bp_rgb((uint8_t)lround(r * 255.0), (uint8_t)lround(g * 255.0),

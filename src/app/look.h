@@ -18,6 +18,9 @@ typedef struct bp_look {
     int64_t inspect; /* id of the ball the inspector follows, -1: none */
 } bp_look;
 
+/* Whether two looks draw the same picture. */
+bool bp_look_same(const bp_look *a, const bp_look *b);
+
 /* The look the options ask for. */
 bp_look bp_look_from_options(const bp_options *opts);
 

@@ -83,6 +83,8 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
          * background beforehand, so where two pieces overlap at a joint
          * the trail does not darken into beads. */
         for (int k = 0; k < n; k++) {
+            if (xy[2 * k] == xy[2 * k + 2] && xy[2 * k + 1] == xy[2 * k + 3])
+                continue; /* a ball at rest leaves no dot under it */
             uint32_t faded = bp_over(c, BP_LOOK_BACKGROUND,
                                      (uint32_t)(150.0f * (float)(k + 1) / (float)(n + 1)));
             bp_paint_capsule(out, xy[2 * k] * (float)scale, xy[2 * k + 1] * (float)scale,

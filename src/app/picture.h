@@ -23,7 +23,7 @@ void bp_picture_destroy(bp_picture *p);
 /* What to draw besides the world itself; any may be NULL. */
 typedef struct bp_picture_extras {
     const bp_trails *trails; /* with look->trails > 0 */
-    const bp_chart *chart;   /* the energy chart, along the bottom */
+    const bp_chart *chart;   /* the energy chart, top right */
 } bp_picture_extras;
 
 /* Velocity arrows reach where the ball will be this long from now, s. */
