@@ -70,14 +70,31 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
                         const double *dx, const double *dy, double scale, const bp_look *look)
 {
     float xy[2 * BP_TRAIL_POINTS + 2];
+    /* A crowd's trails take every few points: some 40,000 pieces in all
+     * keep a frame of 2,000 balls' trails within a few ms. */
+    size_t pieces = w->count * BP_TRAIL_POINTS;
+    int every = pieces > 40000 ? (int)((pieces + 39999) / 40000) : 1;
+    every = every > BP_TRAIL_POINTS / 2 ? BP_TRAIL_POINTS / 2 : every;
     for (size_t i = 0; i < w->count; i++) {
-        int n = bp_trails_points(t, w->id[i], xy);
-        if (n == 0)
+        /* A sleeper's path is over: its trail would only hold the eye on
+         * a pile at rest (and cost most of a crowd's frame). */
+        if (w->flags[i] & BP_BALL_ASLEEP)
             continue;
+        int all = bp_trails_points(t, w->id[i], xy), n = 0;
+        if (all == 0)
+            continue;
+        /* Keep every every-th point counting back from the newest. */
+        for (int k = (all - 1) % every; k < all; k += every, n++) {
+            xy[2 * n] = xy[2 * k];
+            xy[2 * n + 1] = xy[2 * k + 1];
+        }
         xy[2 * n] = (float)(dx ? dx[i] : w->x[i]);
         xy[2 * n + 1] = (float)(dy ? dy[i] : w->y[i]);
-        float r = (float)(w->r[i] * scale) * 0.22f;
-        r = r < 0.5f ? 0.5f : (r > 2.0f ? 2.0f : r);
+        /* A hairline behind small balls and in crowds (a crowd's trails
+         * are a lot of ink), up to 4 px wide behind big ones. */
+        float r = (float)(w->r[i] * scale) * 0.1f;
+        r = r > 2.0f ? 2.0f : r;
+        bool thin = r <= 0.75f || w->count > 500;
         uint32_t c = colour_of(look, w, i);
         /* Fades in from the oldest point: the colour is mixed with the
          * background beforehand, so where two pieces overlap at a joint
@@ -87,9 +104,12 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
                 continue; /* a ball at rest leaves no dot under it */
             uint32_t faded = bp_over(c, BP_LOOK_BACKGROUND,
                                      (uint32_t)(150.0f * (float)(k + 1) / (float)(n + 1)));
-            bp_paint_capsule(out, xy[2 * k] * (float)scale, xy[2 * k + 1] * (float)scale,
-                             xy[2 * k + 2] * (float)scale, xy[2 * k + 3] * (float)scale, r,
-                             faded, 1.0f);
+            float ax = xy[2 * k] * (float)scale, ay = xy[2 * k + 1] * (float)scale;
+            float bx = xy[2 * k + 2] * (float)scale, by = xy[2 * k + 3] * (float)scale;
+            if (thin)
+                bp_paint_line(out, ax, ay, bx, by, faded, 1.0f);
+            else
+                bp_paint_capsule(out, ax, ay, bx, by, r, faded, 1.0f);
         }
     }
 }
@@ -107,8 +127,8 @@ static void draw_vectors(const bp_pixels *out, const bp_world *w, const double *
         float len = hypotf(ex - x, ey - y);
         if (len < 1.5f)
             continue;
-        bp_paint_arrow(out, x, y, ex, ey, 0.6f * ts, fminf(6.0f * ts, 0.4f * len), 0xfff2f5f8u,
-                       0.85f);
+        bp_paint_arrow(out, x, y, ex, ey, ts > 1.0f ? 0.6f * ts : 0.5f,
+                       fminf(6.0f * ts, 0.4f * len), 0xfff2f5f8u, 0.85f);
     }
 }
 
