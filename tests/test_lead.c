@@ -4,6 +4,7 @@
  * hand-made SDL events, no display needed. */
 #include <SDL2/SDL.h>
 #include <math.h>
+#include <string.h>
 
 #include "input.h"
 #include "session.h"
@@ -135,8 +136,89 @@ static void paused_a_move_places_at_once(void)
     bp_world_destroy(r.world);
 }
 
+static void g_keeps_the_sign_of_gravity(void)
+{
+    rig r;
+    rig_make(&r);
+    r.world->params.gravity = 980.0;
+    feed(&r, key(SDLK_UP));
+    feed(&r, key(SDLK_g));
+    TAP_OK(r.world->params.gravity == 0.0, "G turns gravity off");
+    feed(&r, key(SDLK_g));
+    TAP_OK(r.world->params.gravity == -980.0, "Up, G, G: gravity is back, still pulling up");
+    bp_world_destroy(r.world);
+}
+
+static void r_resets_the_time_scale(void)
+{
+    rig r;
+    rig_make(&r);
+    feed(&r, key(SDLK_RIGHTBRACKET));
+    TAP_OK(r.view.time_scale == 2.0, "] doubles the time scale");
+    feed(&r, key(SDLK_r));
+    TAP_OK(r.view.time_scale == 1.0, "R puts the time scale back to x1");
+    bp_world_destroy(r.world);
+}
+
+static void walls_are_placed_deleted_and_dragged(void)
+{
+    rig r;
+    rig_make(&r);
+    SDL_SetModState(KMOD_LSHIFT);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 500, 300, 1000));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 500, 300, 1050));
+    SDL_SetModState(KMOD_NONE);
+    TAP_OK(r.world->wall_count == 1 && r.world->walls[0].x1 == 500.0 &&
+               r.world->walls[0].x2 == 500.0 && r.world->walls[0].y1 == 300.0 &&
+               r.world->walls[0].r > 1.0,
+           "Shift+click places a peg: a wall of no length");
+    bp_input in = {.kind = BP_INPUT_WALL, .v = {100, 500, 400, 500, 3}};
+    bp_session_apply(&r.session, &in, r.err, sizeof r.err);
+    /* Take the second wall's far end, at (400, 500), and drag it. */
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 402, 501, 2000));
+    feed(&r, motion(450, 450, 2010));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 450, 2020));
+    TAP_OK(r.session.held < 0 && r.world->walls[1].x2 == 450.0 && r.world->walls[1].y2 == 450.0 &&
+               r.world->walls[1].x1 == 100.0,
+           "dragging a wall's end moves that end alone, and grabs no ball");
+    feed(&r, motion(200, 200, 2100));
+    feed(&r, key(SDLK_x));
+    TAP_OK(r.world->count == 0 && r.world->wall_count == 2,
+           "X over a ball deletes the ball, not a wall");
+    feed(&r, motion(120, 500, 2200));
+    feed(&r, key(SDLK_x));
+    TAP_OK(r.world->wall_count == 1 && r.world->walls[0].x1 == 500.0,
+           "X over a wall deletes that wall; the other stays");
+    feed(&r, motion(10, 10, 2300));
+    feed(&r, key(SDLK_DELETE));
+    TAP_OK(r.world->wall_count == 1, "Delete over nothing deletes nothing");
+    bp_world_destroy(r.world);
+}
+
+static void wall_edits_replay(void)
+{
+    const char *text = "ballpit-input 1\n0 unwall 120 500\n3 wallend 0 1 450 450\nend 5\n";
+    bp_replay rp = {0};
+    char err[200] = "";
+    int status = bp_replay_parse(&rp, "t", text, strlen(text), err, sizeof err);
+    TAP_OK(status == 0 && rp.count == 2 && rp.inputs[0].kind == BP_INPUT_UNWALL &&
+               rp.inputs[1].kind == BP_INPUT_WALL_END && rp.inputs[1].v[3] == 450.0,
+           "a recording reads back wall deletions and moved ends");
+    if (status)
+        printf("#   %s\n", err);
+    bp_replay_free(&rp);
+    const char *bad = "ballpit-input 1\n0 wallend 0 2 450 450\nend 5\n";
+    TAP_OK(bp_replay_parse(&rp, "t", bad, strlen(bad), err, sizeof err) == 2,
+           "a wall end other than 0 or 1 is refused");
+    bp_replay_free(&rp);
+}
+
 int main(void)
 {
+    g_keeps_the_sign_of_gravity();
+    r_resets_the_time_scale();
+    walls_are_placed_deleted_and_dragged();
+    wall_edits_replay();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
     pausing_places_the_travel_left();

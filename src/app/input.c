@@ -62,7 +62,7 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
     switch (key) {
     case SDLK_r:
     {
-        h->dragging = h->drawing_wall = false;
+        h->dragging = h->drawing_wall = h->dragging_end = false;
         int status = apply(s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
         /* The initial gravity, sign and all, is what G brings back now. */
         h->gravity_on = p->gravity != 0.0 ? p->gravity : 980.0;
@@ -73,6 +73,9 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
                      err_size);
     case SDLK_DELETE:
     case SDLK_x:
+        /* A ball under the cursor goes first, else a wall. */
+        if (bp_query_point(s->world, cx, cy) < 0 && bp_session_wall_at(s->world, cx, cy) >= 0)
+            return apply(s, BP_INPUT_UNWALL, cx, cy, 0, err, err_size);
         return apply(s, BP_INPUT_DELETE, cx, cy, 0, err, err_size);
     case SDLK_g:
         if (p->gravity != 0.0) {
@@ -193,13 +196,35 @@ static double seconds(Uint32 timestamp_ms)
     return (double)timestamp_ms / 1000.0;
 }
 
+/* How far outside a wall's end a press still takes hold of it, px. */
+#define BP_WALL_END_PICK 6.0
+
+/* Whether (x, y) is on a wall's end (the last drawn first); if so the
+ * handler holds it. */
+static bool wall_end_at(bp_input_handler *h, const bp_world *w, double x, double y)
+{
+    for (size_t k = w->wall_count; k-- > 0;) {
+        const bp_wall *g = &w->walls[k];
+        for (int e = 1; e >= 0; e--) {
+            double ex = e ? g->x2 : g->x1, ey = e ? g->y2 : g->y1;
+            if (hypot(x - ex, y - ey) <= g->r + BP_WALL_END_PICK) {
+                h->dragging_end = true;
+                h->end_wall = k;
+                h->end_which = e;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
                       char *err, size_t err_size)
 {
     if (b->button == SDL_BUTTON_RIGHT)
         return apply(s, BP_INPUT_SPAWN, b->x, b->y, bp_rng_range(&h->rng, h->r_min, h->r_max),
                      err, err_size);
-    if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall)
+    if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
         return 0;
     if ((SDL_GetModState() & KMOD_SHIFT) && h->walls_enabled) {
         h->drawing_wall = true;
@@ -207,6 +232,8 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
         h->wall_y = b->y;
         return 0;
     }
+    if (bp_query_point(s->world, b->x, b->y) < 0 && wall_end_at(h, s->world, b->x, b->y))
+        return 0;
     int status = apply(s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
     if (status == 0 && s->held >= 0) {
         h->dragging = true;
@@ -219,8 +246,10 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
     return status;
 }
 
-/* Walls shorter than this are taken for a stray click. px */
+/* Walls shorter than this are a click: a peg. px */
 #define BP_MIN_WALL_LENGTH 6.0
+/* Radius of a peg placed with Shift+click, px. */
+#define BP_PEG_RADIUS 6.0
 /* Half the thickness of a drawn wall, px. */
 #define BP_DRAWN_WALL_RADIUS 3.0
 
@@ -232,11 +261,16 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
     if (h->drawing_wall) {
         h->drawing_wall = false;
         double dx = b->x - h->wall_x, dy = b->y - h->wall_y;
-        if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
-            return 0;
         bp_input in = {.kind = BP_INPUT_WALL,
                        .v = {h->wall_x, h->wall_y, b->x, b->y, BP_DRAWN_WALL_RADIUS}};
+        if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
+            in = (bp_input){.kind = BP_INPUT_WALL,
+                            .v = {h->wall_x, h->wall_y, h->wall_x, h->wall_y, BP_PEG_RADIUS}};
         return bp_session_apply(s, &in, err, err_size);
+    }
+    if (h->dragging_end) {
+        h->dragging_end = false;
+        return 0;
     }
     if (!h->dragging)
         return 0;
@@ -292,6 +326,11 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDL_MOUSEMOTION:
         h->cursor_x = ev->motion.x;
         h->cursor_y = ev->motion.y;
+        if (!view->replaying && h->dragging_end) {
+            bp_input in = {.kind = BP_INPUT_WALL_END,
+                           .v = {(double)h->end_wall, h->end_which, ev->motion.x, ev->motion.y}};
+            return bp_session_apply(s, &in, err, err_size);
+        }
         if (view->replaying || !h->dragging)
             return 0;
         bp_throw_add(&h->tracker, seconds(ev->motion.timestamp), ev->motion.x, ev->motion.y);

@@ -42,6 +42,9 @@ typedef struct bp_input_handler {
     double r_min, r_max;       /* radius range of spawned balls, px */
     bp_rng rng;                /* radii of spawned balls */
     bool walls_enabled;        /* Shift-drag draws walls */
+    bool dragging_end;         /* the left button holds end end_which of wall end_wall */
+    size_t end_wall;
+    int end_which;
 } bp_input_handler;
 
 /* Seconds of trail T shows when --trails did not say. */

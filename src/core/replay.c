@@ -16,13 +16,13 @@ static const char *const kind_names[] = {
     [BP_INPUT_GRAB] = "grab",   [BP_INPUT_MOVE] = "move",     [BP_INPUT_RELEASE] = "release",
     [BP_INPUT_PAUSE] = "pause", [BP_INPUT_RESUME] = "resume", [BP_INPUT_RESET] = "reset",
     [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
-    [BP_INPUT_WALL] = "wall",
+    [BP_INPUT_WALL] = "wall",   [BP_INPUT_UNWALL] = "unwall", [BP_INPUT_WALL_END] = "wallend",
 };
 /* Numeric arguments of each kind (set has a name first, then one). */
 static const int kind_args[] = {
     [BP_INPUT_GRAB] = 2,  [BP_INPUT_MOVE] = 2,   [BP_INPUT_RELEASE] = 2, [BP_INPUT_PAUSE] = 0,
     [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
-    [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,
+    [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,   [BP_INPUT_UNWALL] = 2, [BP_INPUT_WALL_END] = 4,
 };
 #define BP_INPUT_KINDS (sizeof kind_names / sizeof kind_names[0])
 
@@ -153,6 +153,9 @@ static const char *check_input(const bp_input *in)
         return "spawn radius must lie in 0.5..10000 px";
     if (in->kind == BP_INPUT_WALL && !(in->v[4] >= 0.0 && in->v[4] <= 10000.0))
         return "wall radius must lie in 0..10000 px";
+    if (in->kind == BP_INPUT_WALL_END &&
+        !(in->v[0] >= 0.0 && in->v[0] == floor(in->v[0]) && (in->v[1] == 0.0 || in->v[1] == 1.0)))
+        return "wallend takes a wall number and an end, 0 or 1";
     if (in->kind == BP_INPUT_SET) {
         bp_params p = bp_params_default();
         double *field[] = {&p.gravity, &p.restitution, &p.friction, &p.drag};

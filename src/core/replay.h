@@ -37,6 +37,8 @@ typedef enum bp_input_kind {
     BP_INPUT_DELETE,
     BP_INPUT_SET,
     BP_INPUT_WALL,
+    BP_INPUT_UNWALL,   /* x y: removes the wall there (the last drawn first) */
+    BP_INPUT_WALL_END, /* k e x y: moves end e (0 or 1) of wall k to (x, y) */
 } bp_input_kind;
 
 /* The world parameters an input may set. */

@@ -171,6 +171,57 @@ static void delete_at(bp_session *s, double x, double y)
     s->jumped = true;
 }
 
+/* How far outside a wall's thickness a point still picks it, px. */
+#define BP_WALL_PICK 4.0
+
+int64_t bp_session_wall_at(const bp_world *w, double x, double y)
+{
+    for (size_t k = w->wall_count; k-- > 0;) {
+        const bp_wall *g = &w->walls[k];
+        double dx = g->x2 - g->x1, dy = g->y2 - g->y1, len2 = dx * dx + dy * dy;
+        double t = len2 > 0.0 ? ((x - g->x1) * dx + (y - g->y1) * dy) / len2 : 0.0;
+        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+        double ex = x - (g->x1 + t * dx), ey = y - (g->y1 + t * dy);
+        if (ex * ex + ey * ey <= (g->r + BP_WALL_PICK) * (g->r + BP_WALL_PICK))
+            return (int64_t)k;
+    }
+    return -1;
+}
+
+/* Removes the wall at (x, y). The walls after it move down one, in order:
+ * the collision statics follow the array (they compare it each step). */
+static void unwall(bp_session *s, double x, double y)
+{
+    bp_world *w = s->world;
+    int64_t k = bp_session_wall_at(w, x, y);
+    if (k < 0)
+        return;
+    for (size_t j = (size_t)k; j + 1 < w->wall_count; j++)
+        w->walls[j] = w->walls[j + 1];
+    w->wall_count--;
+    /* What rested on it must fall. */
+    bp_world_wake_all(w);
+    s->jumped = true;
+}
+
+static void wall_end(bp_session *s, double k, double e, double x, double y)
+{
+    bp_world *w = s->world;
+    if (k >= (double)w->wall_count)
+        return;
+    bp_wall *g = &w->walls[(size_t)k];
+    if (e == 0.0) {
+        g->x1 = x;
+        g->y1 = y;
+    } else {
+        g->x2 = x;
+        g->y2 = y;
+    }
+    /* A wall swept through sleepers wakes them. */
+    bp_world_wake_all(w);
+    s->jumped = true;
+}
+
 static void set_param(bp_session *s, bp_input_param param, double value)
 {
     bp_params *p = &s->world->params;
@@ -219,6 +270,12 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         break;
     case BP_INPUT_SET:
         set_param(s, in->param, v[0]);
+        break;
+    case BP_INPUT_UNWALL:
+        unwall(s, v[0], v[1]);
+        break;
+    case BP_INPUT_WALL_END:
+        wall_end(s, v[0], v[1], v[2], v[3]);
         break;
     case BP_INPUT_WALL:
         if (!bp_world_add_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {

@@ -47,6 +47,10 @@ bool bp_session_step(bp_session *s, char *err, size_t err_size);
  * bp_session_apply. */
 int bp_session_feed(bp_session *s, bp_replay *rp, char *err, size_t err_size);
 
+/* Index of the wall a point at (x, y) picks (within a few px of its
+ * thickness; the last drawn first), or -1. */
+int64_t bp_session_wall_at(const bp_world *world, double x, double y);
+
 /* Where a ball of radius r centred at (x, y) must go to lie inside the arena. */
 void bp_session_clamp(const bp_world *world, double r, double *x, double *y);
 
