@@ -173,6 +173,25 @@ def overlays_show_when_asked(tmp):
           "look: --color-by speed colours a ball otherwise than by id")
 
 
+def inspector_pinned_by_a_recording(tmp):
+    scene = os.path.join(tmp, "pin.scene")
+    with open(scene, "w") as f:
+        f.write("world w=300 h=200 gravity=0 drag=0\nball x=60 y=100 r=8\nball x=250 y=30 r=10\n")
+    rec = os.path.join(tmp, "pin.input")
+    with open(rec, "w") as f:
+        f.write("ballpit-input 1\n5 inspect 1\nend 10\n")
+    p = run(["--headless", "--scene", scene, "--replay", rec, "--dump", "pin", "--png",
+             "--dump-every", "5"], tmp)
+    check(p.returncode == 0, "inspect: a recording that pins the inspector replays", p.stderr)
+    if p.returncode != 0:
+        return
+    # Stamped 5, it acts between steps 5 and 6: frame 5 is drawn before it.
+    before = decode_png(os.path.join(tmp, "pin", "frame-000005.png"))
+    after = decode_png(os.path.join(tmp, "pin", "frame-000010.png"))
+    check(differs(after, 0, 0, 300, 200) > differs(before, 0, 0, 300, 200) + 300,
+          "inspect: its --png frames show the panel once it is pinned")
+
+
 def energy_matches_hand_values(tmp):
     # m = r^2. Ball 0: m 100, v (30, -40), height above its rest 300-10-100
     # = 190. Ball 1: m 400, v (-5, 0), resting on the floor.
@@ -218,6 +237,7 @@ def main():
         discs_are_round(tmp)
         overlays_show_when_asked(tmp)
         energy_matches_hand_values(tmp)
+        inspector_pinned_by_a_recording(tmp)
         bad_values_exit_2(tmp)
     return done()
 

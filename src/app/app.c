@@ -70,6 +70,7 @@ typedef struct bp_app {
     bp_params shown_params;
     bool shown_valid;
     bp_look shown_look;
+    int64_t shown_inspect;
     bool shown_chart, shown_message;
     bp_trails trails;
     bp_chart chart;
@@ -287,6 +288,7 @@ static bool note_shown(bp_app *app, const double *draw_x, const double *draw_y)
     app->shown_walls = w->wall_count;
     app->shown_params = w->params;
     app->shown_look = app->view.look;
+    app->shown_inspect = app->session.inspect;
     app->shown_chart = app->view.show_chart;
     return true;
 }
@@ -308,6 +310,7 @@ static bool world_shown(const bp_app *app)
         w->wall_count != app->shown_walls ||
         memcmp(&w->params, &app->shown_params, sizeof w->params) != 0 ||
         !bp_look_same(&app->view.look, &app->shown_look) ||
+        app->session.inspect != app->shown_inspect ||
         app->view.show_chart != app->shown_chart ||
         w->next_id + 1u > app->prev_capacity)
         return false;
@@ -327,9 +330,12 @@ static void draw_world(bp_app *app, const double *dx, const double *dy)
 {
     bp_picture_extras extras = {.trails = &app->trails,
                                 .chart = app->view.show_chart ? &app->chart : NULL};
+    bp_look look = app->view.look;
+    if (!app->view.replaying || look.inspect < 0)
+        look.inspect = app->session.inspect;
     if (app->render)
-        bp_render_world(app->renderer, app->render, app->session.world, dx, dy,
-                        &app->view.look, &extras);
+        bp_render_world(app->renderer, app->render, app->session.world, dx, dy, &look,
+                        &extras);
 }
 
 static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
@@ -572,6 +578,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
         fprintf(stderr, "ballpit: %s\n", err);
         status = 1;
     } else if (!(dumping = bp_recorder_open(&app.rec, opts, world, err, sizeof err)) ||
+               !bp_recorder_follow(&app.rec, &app.session.inspect) ||
                !bp_recorder_step(&app.rec, world, 0, err, sizeof err)) {
         fprintf(stderr, "ballpit: %s\n", err);
         status = 1;

@@ -102,11 +102,17 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
 }
 
 /* Pins the inspector to the ball at (x, y), or unpins it when there is
- * none there or it is the one already pinned. */
-static void inspect_at(bp_view *view, const bp_session *s, double x, double y)
+ * none there or it is the one already pinned. An input, so recordings pin
+ * it in their --png frames; during a replay the window's own pin. */
+static int inspect_at(bp_view *view, bp_session *s, double x, double y, char *err,
+                      size_t err_size)
 {
     int64_t id = bp_query_point(s->world, x, y);
-    view->look.inspect = id == view->look.inspect ? -1 : id;
+    if (view->replaying) {
+        view->look.inspect = id == view->look.inspect ? -1 : id;
+        return 0;
+    }
+    return apply(s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
 }
 
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
@@ -175,8 +181,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         view->show_chart = !view->show_chart;
         return 0;
     case SDLK_i:
-        inspect_at(view, s, h->cursor_x, h->cursor_y);
-        return 0;
+        return inspect_at(view, s, h->cursor_x, h->cursor_y, err, err_size);
     default:
         break;
     }
@@ -346,10 +351,8 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDL_MOUSEBUTTONDOWN:
         h->cursor_x = ev->button.x;
         h->cursor_y = ev->button.y;
-        if (ev->button.button == SDL_BUTTON_MIDDLE) {
-            inspect_at(view, s, ev->button.x, ev->button.y);
-            return 0;
-        }
+        if (ev->button.button == SDL_BUTTON_MIDDLE)
+            return inspect_at(view, s, ev->button.x, ev->button.y, err, err_size);
         return view->replaying ? 0 : mouse_down(h, s, &ev->button, err, err_size);
     case SDL_MOUSEBUTTONUP:
         h->cursor_x = ev->button.x;

@@ -24,7 +24,8 @@ typedef struct bp_view {
     bool screenshot;      /* save the next drawn frame to a PNG */
     bool save_scene;      /* save the world to a scene file */
     bool replaying;       /* inputs come from --replay */
-    bp_look look;         /* colours and overlays (T, V, C, B, I) */
+    bp_look look;         /* colours and overlays (T, V, C, B); its inspect is
+                           * the replay's own pin (else the session's counts) */
     double trails_on;     /* seconds of trail T brings back, s */
     bool show_chart;      /* the energy chart (K) */
 } bp_view;

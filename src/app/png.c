@@ -49,6 +49,11 @@ void bp_png_writer_destroy(bp_png_writer *writer)
     free(writer);
 }
 
+void bp_png_writer_inspect(bp_png_writer *writer, int64_t id)
+{
+    writer->look.inspect = id;
+}
+
 bool bp_png_writer_step(bp_png_writer *writer, const bp_world *world)
 {
     return writer->look.trails <= 0.0 ||

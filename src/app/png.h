@@ -21,6 +21,9 @@ void bp_png_writer_destroy(bp_png_writer *writer);
  * ran out. */
 bool bp_png_writer_step(bp_png_writer *writer, const bp_world *world);
 
+/* Pins the frames' inspector to ball id (-1: none). */
+void bp_png_writer_inspect(bp_png_writer *writer, int64_t id);
+
 /* Renders the world and writes it to path (whole, or not at all). */
 bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
                   size_t err_size);

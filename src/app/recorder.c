@@ -45,6 +45,12 @@ bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *
     return true;
 }
 
+bool bp_recorder_follow(bp_recorder *rec, const int64_t *inspect)
+{
+    rec->inspect = inspect;
+    return true;
+}
+
 bool bp_recorder_step(bp_recorder *rec, const bp_world *world, uint64_t step, char *err,
                       size_t err_size)
 {
@@ -60,6 +66,8 @@ bool bp_recorder_step(bp_recorder *rec, const bp_world *world, uint64_t step, ch
         !bp_energy_log_frame(&rec->energy, world, step, err, err_size))
         return false;
     if (rec->png) {
+        if (rec->inspect)
+            bp_png_writer_inspect(rec->png, *rec->inspect);
         size_t len = strlen(rec->dump.dir) + 32;
         char *path = malloc(len);
         if (!path) {

@@ -18,11 +18,16 @@ typedef struct bp_recorder {
     bp_dump dump;
     bp_energy_log energy;
     bp_png_writer *png;
+    const int64_t *inspect; /* the ball the PNG frames' inspector follows (the
+                             * session's), or NULL: as the options say */
 } bp_recorder;
 
 /* Does nothing without --dump. false with a message on failure (exit 1). */
 bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,
                       char *err, size_t err_size);
+/* The PNG frames' inspector follows *inspect (a session's) from now on.
+ * Returns true. */
+bool bp_recorder_follow(bp_recorder *rec, const int64_t *inspect);
 /* After every step: records the world as step `step` if it is a dumped
  * step (and keeps the PNG frames' trails in any case). */
 bool bp_recorder_step(bp_recorder *rec, const bp_world *world, uint64_t step, char *err,

@@ -51,6 +51,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
         bp_input_writer_close(&writer, 0, err, sizeof err);
         return 1;
     }
+    bp_recorder_follow(&rec, &session.inspect);
     bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
     while (ok && session.tick < steps && !stop_requested) {
         ok = (!opts->replay_path || bp_session_feed(&session, &replay, err, sizeof err) == 0) &&

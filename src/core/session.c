@@ -8,7 +8,7 @@
 
 void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts)
 {
-    *s = (bp_session){.world = world, .opts = opts, .held = -1};
+    *s = (bp_session){.world = world, .opts = opts, .held = -1, .inspect = opts->inspect};
 }
 
 void bp_session_clamp(const bp_world *world, double r, double *x, double *y)
@@ -270,6 +270,9 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         break;
     case BP_INPUT_SET:
         set_param(s, in->param, v[0]);
+        break;
+    case BP_INPUT_INSPECT:
+        s->inspect = (int64_t)v[0];
         break;
     case BP_INPUT_UNWALL:
         unwall(s, v[0], v[1]);

@@ -30,6 +30,8 @@ typedef struct bp_session {
     bool jumped;               /* balls moved outside a step (a viewer should not
                                 * interpolate); the viewer clears it */
     bp_input_writer *writer;   /* every applied input is recorded here, if set */
+    int64_t inspect;           /* id of the ball the inspector follows, or -1: an
+                                * input, so a recording pins it in --png frames */
 } bp_session;
 
 /* Starts a session on a world freshly built from opts by bp_setup_world. */
