@@ -128,9 +128,10 @@ static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *
 static const char *const help_lines[] = {
     "left drag       grab a ball and throw it (dots:",
     "                where it flies if let go now)",
-    "Shift+drag      draw a wall",
+    "Shift+drag      draw a wall (Shift+click: a peg)",
+    "drag wall end   move that end",
     "S, right click  spawn a ball at the cursor",
-    "X, Delete       delete the ball under the cursor",
+    "X, Delete       delete the ball (or wall) there",
     "Space           pause / resume",
     ". or N          single step while paused",
     "[ and ]         slower / faster (time scale)",
