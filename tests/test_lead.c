@@ -195,15 +195,79 @@ static void walls_are_placed_deleted_and_dragged(void)
     bp_world_destroy(r.world);
 }
 
+static SDL_Event ctrl_key(SDL_Keycode sym)
+{
+    SDL_Event ev = key(sym);
+    ev.key.keysym.mod = KMOD_LCTRL;
+    return ev;
+}
+
+static void edits_are_undone_and_redone(void)
+{
+    rig r;
+    rig_make(&r);
+    /* Four edits: a wall drawn, the ball deleted, a ball spawned, gravity
+     * changed; then a wall's end dragged. */
+    SDL_SetModState(KMOD_LSHIFT);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 100, 500, 1000));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 400, 500, 1050));
+    SDL_SetModState(KMOD_NONE);
+    feed(&r, motion(200, 200, 1100));
+    feed(&r, key(SDLK_x));
+    feed(&r, motion(600, 300, 1200));
+    feed(&r, key(SDLK_s));
+    feed(&r, key(SDLK_DOWN));
+    double g = r.world->params.gravity;
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 400, 500, 1300));
+    feed(&r, motion(420, 450, 1310));
+    feed(&r, motion(450, 400, 1320));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 400, 1330));
+    TAP_OK(r.world->wall_count == 1 && r.world->count == 1 && r.world->x[0] == 600.0 &&
+               g == 980.0 && r.world->walls[0].x2 == 450.0,
+           "edits: a wall, a ball deleted, a ball spawned, gravity down, a wall end dragged");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 500.0,
+           "Ctrl+Z takes the whole drag of the wall's end back at once");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->params.gravity == 0.0, "Ctrl+Z again: gravity as it was");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->count == 0, "again: the spawned ball is gone");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->count == 1 && r.world->x[0] == 200.0 && r.world->y[0] == 200.0 &&
+               r.world->r[0] == 20.0,
+           "again: the deleted ball is back, same place and size");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->wall_count == 0, "again: the wall drawn is gone");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->wall_count == 0 && r.world->count == 1, "with nothing left, Ctrl+Z does nothing");
+    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, ctrl_key(SDLK_y));
+    TAP_OK(r.world->wall_count == 1 && r.world->count == 0,
+           "Ctrl+Y redoes: the wall again, the ball deleted again");
+    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, ctrl_key(SDLK_y));
+    TAP_OK(r.world->count == 1 && r.world->x[0] == 600.0 && r.world->params.gravity == 980.0 &&
+               r.world->walls[0].x2 == 450.0,
+           "and the spawn, the gravity and the drag: all five edits as they were");
+    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key(SDLK_e));
+    feed(&r, ctrl_key(SDLK_y));
+    TAP_OK(r.world->walls[0].x2 == 400.0, "a new edit after an undo leaves nothing to redo");
+    bp_world_destroy(r.world);
+}
+
 static void wall_edits_replay(void)
 {
-    const char *text = "ballpit-input 1\n0 unwall 120 500\n3 wallend 0 1 450 450\nend 5\n";
+    const char *text = "ballpit-input 1\n0 unwall 120 500\n3 wallend 0 1 450 450\n"
+                       "4 delwall 0\n4 remove 3\nend 5\n";
     bp_replay rp = {0};
     char err[200] = "";
     int status = bp_replay_parse(&rp, "t", text, strlen(text), err, sizeof err);
-    TAP_OK(status == 0 && rp.count == 2 && rp.inputs[0].kind == BP_INPUT_UNWALL &&
-               rp.inputs[1].kind == BP_INPUT_WALL_END && rp.inputs[1].v[3] == 450.0,
-           "a recording reads back wall deletions and moved ends");
+    TAP_OK(status == 0 && rp.count == 4 && rp.inputs[0].kind == BP_INPUT_UNWALL &&
+               rp.inputs[1].kind == BP_INPUT_WALL_END && rp.inputs[1].v[3] == 450.0 &&
+               rp.inputs[2].kind == BP_INPUT_DELWALL && rp.inputs[3].kind == BP_INPUT_REMOVE,
+           "a recording reads back wall deletions, moved ends and what undo does");
     if (status)
         printf("#   %s\n", err);
     bp_replay_free(&rp);
@@ -219,6 +283,7 @@ int main(void)
     r_resets_the_time_scale();
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();
+    edits_are_undone_and_redone();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
     pausing_places_the_travel_left();

@@ -141,6 +141,7 @@ static const char *const help_lines[] = {
     "E, Shift+E      restitution up / down",
     "F, Shift+F      friction up / down",
     "D, Shift+D      drag up / down",
+    "Ctrl+Z, Ctrl+Y  undo / redo an edit",
     "F12             screenshot (ballpit-NNN.png)",
     "Ctrl+S          save scene (ballpit-scene-NNN.scene)",
     "Tab             HUD on / off",

@@ -24,18 +24,19 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
     bp_throw_reset(&h->tracker);
 }
 
-static int apply(bp_session *s, bp_input_kind kind, double a, double b, double c, char *err,
-                 size_t err_size)
+/* Every input goes through the undo history, which keeps the edits. */
+static int apply(bp_input_handler *h, bp_session *s, bp_input_kind kind, double a, double b,
+                 double c, char *err, size_t err_size)
 {
     bp_input in = {.kind = kind, .v = {a, b, c}};
-    return bp_session_apply(s, &in, err, err_size);
+    return bp_undo_apply(&h->undo, s, in, false, err, err_size);
 }
 
-static int set_param(bp_session *s, bp_input_param param, double value, char *err,
-                     size_t err_size)
+static int set_param(bp_input_handler *h, bp_session *s, bp_input_param param, double value,
+                     char *err, size_t err_size)
 {
     bp_input in = {.kind = BP_INPUT_SET, .param = param, .v = {value}};
-    return bp_session_apply(s, &in, err, err_size);
+    return bp_undo_apply(&h->undo, s, in, false, err, err_size);
 }
 
 /* Restitution and friction move in steps of 0.05, kept on the grid so the
@@ -63,39 +64,40 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
     case SDLK_r:
     {
         h->dragging = h->drawing_wall = h->dragging_end = false;
-        int status = apply(s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
+        int status = apply(h, s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
+        bp_undo_clear(&h->undo); /* what it knew is gone */
         /* The initial gravity, sign and all, is what G brings back now. */
         h->gravity_on = p->gravity != 0.0 ? p->gravity : 980.0;
         return status;
     }
     case SDLK_s:
-        return apply(s, BP_INPUT_SPAWN, cx, cy, bp_rng_range(&h->rng, h->r_min, h->r_max), err,
+        return apply(h, s, BP_INPUT_SPAWN, cx, cy, bp_rng_range(&h->rng, h->r_min, h->r_max), err,
                      err_size);
     case SDLK_DELETE:
     case SDLK_x:
         /* A ball under the cursor goes first, else a wall. */
         if (bp_query_point(s->world, cx, cy) < 0 && bp_session_wall_at(s->world, cx, cy) >= 0)
-            return apply(s, BP_INPUT_UNWALL, cx, cy, 0, err, err_size);
-        return apply(s, BP_INPUT_DELETE, cx, cy, 0, err, err_size);
+            return apply(h, s, BP_INPUT_UNWALL, cx, cy, 0, err, err_size);
+        return apply(h, s, BP_INPUT_DELETE, cx, cy, 0, err, err_size);
     case SDLK_g:
         if (p->gravity != 0.0) {
             h->gravity_on = p->gravity;
-            return set_param(s, BP_PARAM_GRAVITY, 0.0, err, err_size);
+            return set_param(h, s, BP_PARAM_GRAVITY, 0.0, err, err_size);
         }
-        return set_param(s, BP_PARAM_GRAVITY, h->gravity_on, err, err_size);
+        return set_param(h, s, BP_PARAM_GRAVITY, h->gravity_on, err, err_size);
     case SDLK_UP:
     case SDLK_DOWN: {
         double g = p->gravity != 0.0 ? fabs(p->gravity) : fabs(h->gravity_on);
-        return set_param(s, BP_PARAM_GRAVITY, key == SDLK_UP ? -g : g, err, err_size);
+        return set_param(h, s, BP_PARAM_GRAVITY, key == SDLK_UP ? -g : g, err, err_size);
     }
     case SDLK_e:
-        return set_param(s, BP_PARAM_RESTITUTION, nudge(p->restitution, shift ? -0.05 : 0.05),
+        return set_param(h, s, BP_PARAM_RESTITUTION, nudge(p->restitution, shift ? -0.05 : 0.05),
                          err, err_size);
     case SDLK_f:
-        return set_param(s, BP_PARAM_FRICTION, nudge(p->friction, shift ? -0.05 : 0.05), err,
+        return set_param(h, s, BP_PARAM_FRICTION, nudge(p->friction, shift ? -0.05 : 0.05), err,
                          err_size);
     case SDLK_d:
-        return set_param(s, BP_PARAM_DRAG, nudge_drag(p->drag, !shift), err, err_size);
+        return set_param(h, s, BP_PARAM_DRAG, nudge_drag(p->drag, !shift), err, err_size);
     default:
         return 0;
     }
@@ -104,7 +106,7 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
 /* Pins the inspector to the ball at (x, y), or unpins it when there is
  * none there or it is the one already pinned. An input, so recordings pin
  * it in their --png frames; during a replay the window's own pin. */
-static int inspect_at(bp_view *view, bp_session *s, double x, double y, char *err,
+static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double x, double y, char *err,
                       size_t err_size)
 {
     int64_t id = bp_query_point(s->world, x, y);
@@ -112,7 +114,7 @@ static int inspect_at(bp_view *view, bp_session *s, double x, double y, char *er
         view->look.inspect = id == view->look.inspect ? -1 : id;
         return 0;
     }
-    return apply(s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
+    return apply(h, s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
 }
 
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
@@ -135,7 +137,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         if (view->replaying)
             return 0;
         int status =
-            apply(s, view->paused ? BP_INPUT_PAUSE : BP_INPUT_RESUME, 0, 0, 0, err, err_size);
+            apply(h, s, view->paused ? BP_INPUT_PAUSE : BP_INPUT_RESUME, 0, 0, 0, err, err_size);
         /* Travel the held ball had still to go is placed at once: paused,
          * no steps take it there. */
         if (status == 0 && view->paused)
@@ -181,13 +183,21 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         view->show_chart = !view->show_chart;
         return 0;
     case SDLK_i:
-        return inspect_at(view, s, h->cursor_x, h->cursor_y, err, err_size);
+        return inspect_at(h, view, s, h->cursor_x, h->cursor_y, err, err_size);
     default:
         break;
     }
     if (key == SDLK_s && ctrl) {
         view->save_scene = true;
         return 0;
+    }
+    if (ctrl && !view->replaying && (key == SDLK_z || key == SDLK_y)) {
+        int status = 0;
+        if (key == SDLK_y || shift)
+            bp_undo_redo(&h->undo, s, &status, err, err_size);
+        else
+            bp_undo_undo(&h->undo, s, &status, err, err_size);
+        return status;
     }
     if (view->replaying || ctrl)
         return 0;
@@ -227,7 +237,7 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
                       char *err, size_t err_size)
 {
     if (b->button == SDL_BUTTON_RIGHT)
-        return apply(s, BP_INPUT_SPAWN, b->x, b->y, bp_rng_range(&h->rng, h->r_min, h->r_max),
+        return apply(h, s, BP_INPUT_SPAWN, b->x, b->y, bp_rng_range(&h->rng, h->r_min, h->r_max),
                      err, err_size);
     if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
         return 0;
@@ -239,7 +249,7 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
     }
     if (bp_query_point(s->world, b->x, b->y) < 0 && wall_end_at(h, s->world, b->x, b->y))
         return 0;
-    int status = apply(s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
+    int status = apply(h, s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
     if (status == 0 && s->held >= 0) {
         h->dragging = true;
         h->led_x = b->x;
@@ -271,10 +281,11 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
             in = (bp_input){.kind = BP_INPUT_WALL,
                             .v = {h->wall_x, h->wall_y, h->wall_x, h->wall_y, BP_PEG_RADIUS}};
-        return bp_session_apply(s, &in, err, err_size);
+        return bp_undo_apply(&h->undo, s, in, false, err, err_size);
     }
     if (h->dragging_end) {
         h->dragging_end = false;
+        bp_undo_end_drag(&h->undo);
         return 0;
     }
     if (!h->dragging)
@@ -282,12 +293,12 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
     h->dragging = false;
     h->lead_pending = false;
     bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
-    int status = apply(s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
+    int status = apply(h, s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
     if (status)
         return status;
     double vx, vy;
     bp_throw_velocity(&h->tracker, BP_THROW_WINDOW, h->max_throw, &vx, &vy);
-    return apply(s, BP_INPUT_RELEASE, vx, vy, 0, err, err_size);
+    return apply(h, s, BP_INPUT_RELEASE, vx, vy, 0, err, err_size);
 }
 
 bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, double *vx,
@@ -316,7 +327,7 @@ int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
         h->led_x += (h->cursor_x - h->led_x) / steps_left;
         h->led_y += (h->cursor_y - h->led_y) / steps_left;
     }
-    return apply(s, BP_INPUT_MOVE, h->led_x, h->led_y, 0, err, err_size);
+    return apply(h, s, BP_INPUT_MOVE, h->led_x, h->led_y, 0, err, err_size);
 }
 
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
@@ -334,7 +345,7 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         if (!view->replaying && h->dragging_end) {
             bp_input in = {.kind = BP_INPUT_WALL_END,
                            .v = {(double)h->end_wall, h->end_which, ev->motion.x, ev->motion.y}};
-            return bp_session_apply(s, &in, err, err_size);
+            return bp_undo_apply(&h->undo, s, in, true, err, err_size);
         }
         if (view->replaying || !h->dragging)
             return 0;
@@ -347,12 +358,12 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         h->led_x = ev->motion.x;
         h->led_y = ev->motion.y;
         h->lead_pending = false;
-        return apply(s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
+        return apply(h, s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
     case SDL_MOUSEBUTTONDOWN:
         h->cursor_x = ev->button.x;
         h->cursor_y = ev->button.y;
         if (ev->button.button == SDL_BUTTON_MIDDLE)
-            return inspect_at(view, s, ev->button.x, ev->button.y, err, err_size);
+            return inspect_at(h, view, s, ev->button.x, ev->button.y, err, err_size);
         return view->replaying ? 0 : mouse_down(h, s, &ev->button, err, err_size);
     case SDL_MOUSEBUTTONUP:
         h->cursor_x = ev->button.x;

@@ -13,6 +13,7 @@
 #include "rng.h"
 #include "session.h"
 #include "throw.h"
+#include "undo.h"
 
 /* How the window runs; nothing here reaches the simulation. */
 typedef struct bp_view {
@@ -43,6 +44,7 @@ typedef struct bp_input_handler {
     double r_min, r_max;       /* radius range of spawned balls, px */
     bp_rng rng;                /* radii of spawned balls */
     bool walls_enabled;        /* Shift-drag draws walls */
+    bp_undo undo;              /* edits to take back (Ctrl+Z) and redo (Ctrl+Y) */
     bool dragging_end;         /* the left button holds end end_which of wall end_wall */
     size_t end_wall;
     int end_which;

@@ -17,14 +17,14 @@ static const char *const kind_names[] = {
     [BP_INPUT_PAUSE] = "pause", [BP_INPUT_RESUME] = "resume", [BP_INPUT_RESET] = "reset",
     [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
     [BP_INPUT_WALL] = "wall",   [BP_INPUT_UNWALL] = "unwall", [BP_INPUT_WALL_END] = "wallend",
-    [BP_INPUT_INSPECT] = "inspect",
+    [BP_INPUT_INSPECT] = "inspect", [BP_INPUT_DELWALL] = "delwall", [BP_INPUT_REMOVE] = "remove",
 };
 /* Numeric arguments of each kind (set has a name first, then one). */
 static const int kind_args[] = {
     [BP_INPUT_GRAB] = 2,  [BP_INPUT_MOVE] = 2,   [BP_INPUT_RELEASE] = 2, [BP_INPUT_PAUSE] = 0,
     [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
     [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,   [BP_INPUT_UNWALL] = 2, [BP_INPUT_WALL_END] = 4,
-    [BP_INPUT_INSPECT] = 1,
+    [BP_INPUT_INSPECT] = 1, [BP_INPUT_DELWALL] = 1, [BP_INPUT_REMOVE] = 1,
 };
 #define BP_INPUT_KINDS (sizeof kind_names / sizeof kind_names[0])
 
@@ -158,6 +158,9 @@ static const char *check_input(const bp_input *in)
     if (in->kind == BP_INPUT_WALL_END &&
         !(in->v[0] >= 0.0 && in->v[0] == floor(in->v[0]) && (in->v[1] == 0.0 || in->v[1] == 1.0)))
         return "wallend takes a wall number and an end, 0 or 1";
+    if ((in->kind == BP_INPUT_DELWALL || in->kind == BP_INPUT_REMOVE) &&
+        !(in->v[0] >= 0.0 && in->v[0] <= 4294967295.0 && in->v[0] == floor(in->v[0])))
+        return "takes a whole number";
     if (in->kind == BP_INPUT_INSPECT &&
         !(in->v[0] >= -1.0 && in->v[0] <= 4294967295.0 && in->v[0] == floor(in->v[0])))
         return "inspect takes a ball id or -1";

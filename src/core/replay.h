@@ -40,6 +40,8 @@ typedef enum bp_input_kind {
     BP_INPUT_UNWALL,   /* x y: removes the wall there (the last drawn first) */
     BP_INPUT_WALL_END, /* k e x y: moves end e (0 or 1) of wall k to (x, y) */
     BP_INPUT_INSPECT,  /* id: pins the inspector to that ball; -1 unpins */
+    BP_INPUT_DELWALL,  /* k: removes wall k (undo of a wall drawn) */
+    BP_INPUT_REMOVE,   /* id: removes that ball (undo of a spawn) */
 } bp_input_kind;
 
 /* The world parameters an input may set. */

@@ -188,20 +188,35 @@ int64_t bp_session_wall_at(const bp_world *w, double x, double y)
     return -1;
 }
 
-/* Removes the wall at (x, y). The walls after it move down one, in order:
- * the collision statics follow the array (they compare it each step). */
-static void unwall(bp_session *s, double x, double y)
+/* Removes wall k. The walls after it move down one, in order: the
+ * collision statics follow the array (they compare it each step). */
+static void delwall(bp_session *s, double k_number)
 {
     bp_world *w = s->world;
-    int64_t k = bp_session_wall_at(w, x, y);
-    if (k < 0)
+    if (!(k_number < (double)w->wall_count))
         return;
+    size_t k = (size_t)k_number;
     for (size_t j = (size_t)k; j + 1 < w->wall_count; j++)
         w->walls[j] = w->walls[j + 1];
     w->wall_count--;
     /* What rested on it must fall. */
     bp_world_wake_all(w);
     s->jumped = true;
+}
+
+static void unwall(bp_session *s, double x, double y)
+{
+    int64_t k = bp_session_wall_at(s->world, x, y);
+    if (k >= 0)
+        delwall(s, (double)k);
+}
+
+static void remove_id(bp_session *s, double id)
+{
+    if (id == (double)s->held)
+        s->held = -1;
+    if (bp_world_remove_ball(s->world, (uint32_t)id))
+        s->jumped = true;
 }
 
 static void wall_end(bp_session *s, double k, double e, double x, double y)
@@ -276,6 +291,12 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         break;
     case BP_INPUT_UNWALL:
         unwall(s, v[0], v[1]);
+        break;
+    case BP_INPUT_DELWALL:
+        delwall(s, v[0]);
+        break;
+    case BP_INPUT_REMOVE:
+        remove_id(s, v[0]);
         break;
     case BP_INPUT_WALL_END:
         wall_end(s, v[0], v[1], v[2], v[3]);
