@@ -95,6 +95,30 @@ static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
             (Sint16)(y + rows * BP_LINE + 10), 0, 0, 0, 170);
 }
 
+/* Below this width (output px at text scale 1) the HUD keeps to the
+ * figures that change, in short lines: the full one would cover over half
+ * of a 500 px window. */
+#define BP_HUD_COMPACT_BELOW 640
+
+static void draw_compact_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
+                             const bp_view *view, const bp_hud_stats *st)
+{
+    panel(renderer, 4, 4, 22, 6);
+    text_box b = {renderer, glyphs, 10, 10};
+    line(&b, 255, 255, 255, "ballpit%s", view->paused ? "  PAUSED" : "");
+    if (st->idle)
+        line(&b, 150, 220, 160, "idle");
+    else
+        line(&b, 220, 220, 220, "fps %.0f  steps/s %.0f", st->fps, st->steps_per_s);
+    line(&b, 220, 220, 220, "step %llu  x%g", (unsigned long long)s->tick, view->time_scale);
+    line(&b, 220, 220, 220, "step ms p50 p99 max");
+    if (isnan(st->step_p50))
+        line(&b, 220, 220, 220, "        none");
+    else
+        line(&b, 220, 220, 220, "     %5.2f %.2f %.2f", st->step_p50, st->step_p99, st->step_max);
+    line(&b, 160, 200, 255, "H: help");
+}
+
 static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
                      const bp_view *view, const bp_hud_stats *st)
 {
@@ -187,7 +211,10 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
     scale = scale > 1 ? scale : 1;
     SDL_RenderSetScale(renderer, (float)scale, (float)scale);
     if (view->show_hud) {
-        draw_hud(renderer, glyphs, s, view, stats);
+        if (out_w / scale < BP_HUD_COMPACT_BELOW)
+            draw_compact_hud(renderer, glyphs, s, view, stats);
+        else
+            draw_hud(renderer, glyphs, s, view, stats);
         bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
     }
     if (stats->message) {
