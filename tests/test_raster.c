@@ -213,8 +213,34 @@ static void neighbours_waking_together_leave_no_trace(void)
     bp_world_destroy(w);
 }
 
+/* The spin mark is the ball's own colour darkened, a hand from a quarter
+ * to three quarters of the radius: it turns with the angle. */
+static void the_spin_mark_turns_with_the_angle(void)
+{
+    double xyr[] = {48.0, 48.0, 20.0};
+    bp_world *w = world_with(xyr, 1);
+    bp_raster *raster = bp_raster_create();
+    int right = 0, down = 0;
+    static const double angles[2] = {0.0, 1.5707963267948966};
+    int dark_right[2], dark_down[2];
+    for (int k = 0; k < 2; k++) {
+        w->angle[0] = angles[k];
+        draw(raster, w, 1.0, SIZE);
+        /* Half the radius out, to the right (+x) and down (+y). */
+        dark_right[k] = brightness(at(58, 48)) < brightness(fill_of(0));
+        dark_down[k] = brightness(at(48, 58)) < brightness(fill_of(0));
+    }
+    right = dark_right[0] && !dark_down[0];
+    down = dark_down[1] && !dark_right[1];
+    TAP_OK(right, "angle 0: the mark points right (+x), nothing below the centre");
+    TAP_OK(down, "angle pi/2: the mark points down (+y, clockwise on screen)");
+    bp_raster_destroy(raster);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
+    the_spin_mark_turns_with_the_angle();
     bp_raster *raster = bp_raster_create();
     TAP_OK(raster != NULL, "a raster is made");
     a_disc_has_fill_rim_and_edge(raster, 6.0, "a 6 px disc (stored)");
