@@ -155,8 +155,12 @@ static void r_resets_the_time_scale(void)
     rig_make(&r);
     feed(&r, key(SDLK_RIGHTBRACKET));
     TAP_OK(r.view.time_scale == 2.0, "] doubles the time scale");
+    bp_session_step(&r.session, r.err, sizeof r.err);
     feed(&r, key(SDLK_r));
     TAP_OK(r.view.time_scale == 1.0, "R puts the time scale back to x1");
+    TAP_OK(r.world->steps == 0 && r.session.tick == 1,
+           "and the step count the HUD shows to 0 (the session's count of every step, which "
+           "recordings are stamped with, goes on)");
     bp_world_destroy(r.world);
 }
 

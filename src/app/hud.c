@@ -110,7 +110,8 @@ static void draw_compact_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_s
         line(&b, 150, 220, 160, "idle");
     else
         line(&b, 220, 220, 220, "fps %.0f  steps/s %.0f", st->fps, st->steps_per_s);
-    line(&b, 220, 220, 220, "step %llu  x%g", (unsigned long long)s->tick, view->time_scale);
+    line(&b, 220, 220, 220, "step %llu  x%g", (unsigned long long)s->world->steps,
+         view->time_scale);
     line(&b, 220, 220, 220, "step ms p50 p99 max");
     if (isnan(st->step_p50))
         line(&b, 220, 220, 220, "        none");
@@ -134,7 +135,8 @@ static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *
         line(&b, 150, 220, 160, "idle (nothing moves)");
     else
         line(&b, 220, 220, 220, "fps %.1f  steps/s %.1f", st->fps, st->steps_per_s);
-    line(&b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->tick, view->time_scale);
+    line(&b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->world->steps,
+         view->time_scale);
     line(&b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
     if (isnan(st->step_p50))
         line(&b, 220, 220, 220, "step ms: no steps");
