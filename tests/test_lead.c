@@ -243,7 +243,8 @@ static void edits_are_undone_and_redone(void)
     feed(&r, ctrl_key(SDLK_z));
     TAP_OK(r.world->wall_count == 0, "again: the wall drawn is gone");
     feed(&r, ctrl_key(SDLK_z));
-    TAP_OK(r.world->wall_count == 0 && r.world->count == 1, "with nothing left, Ctrl+Z does nothing");
+    TAP_OK(r.world->wall_count == 0 && r.world->count == 1,
+           "with nothing left, Ctrl+Z does nothing");
     feed(&r, ctrl_key(SDLK_y));
     feed(&r, ctrl_key(SDLK_y));
     TAP_OK(r.world->wall_count == 1 && r.world->count == 0,

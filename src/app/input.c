@@ -106,8 +106,8 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
 /* Pins the inspector to the ball at (x, y), or unpins it when there is
  * none there or it is the one already pinned. An input, so recordings pin
  * it in their --png frames; during a replay the window's own pin. */
-static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double x, double y, char *err,
-                      size_t err_size)
+static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double x, double y,
+                      char *err, size_t err_size)
 {
     int64_t id = bp_query_point(s->world, x, y);
     if (view->replaying) {
