@@ -5,14 +5,20 @@
 
 void bp_chart_record(bp_chart *c, const bp_world *world)
 {
-    if (world->steps < c->last_step)
+    if (world->steps < c->last_step) {
         c->count = c->head = 0;
+        c->started = false;
+    }
     c->last_step = world->steps;
     double every_d = floor(BP_CHART_SECONDS * world->params.hz / BP_CHART_SAMPLES);
     uint64_t every = every_d < 1.0 ? 1 : (uint64_t)every_d;
     if (world->steps % every != 0)
         return;
     c->e[c->head] = bp_energy_measure(world);
+    if (!c->started) {
+        c->start_total = c->e[c->head].total;
+        c->started = true;
+    }
     c->t[c->head] = (double)world->steps / world->params.hz;
     c->head = (c->head + 1) % BP_CHART_SAMPLES;
     if (c->count < BP_CHART_SAMPLES)
@@ -47,12 +53,12 @@ void bp_chart_draw(const bp_chart *c, const bp_pixels *out, int ts)
     py += line;
     if (c->count == 0)
         return;
-    const bp_energy *now = sample(c, c->count - 1), *first = sample(c, 0);
+    const bp_energy *now = sample(c, c->count - 1);
     char text[96];
     for (int s = 0; s < 4; s++) {
-        if (s == 3 && first->total != 0.0)
-            snprintf(text, sizeof text, "%-9s %11.4g  (%.1f%% of 10 s ago)", names[s],
-                     part(now, s), 100.0 * now->total / first->total);
+        if (s == 3 && c->start_total != 0.0)
+            snprintf(text, sizeof text, "%-9s %11.4g  (%.1f%% of the start)", names[s],
+                     part(now, s), 100.0 * now->total / c->start_total);
         else
             snprintf(text, sizeof text, "%-9s %11.4g", names[s], part(now, s));
         bp_paint_rect(out, px, py + 2 * ts, px + 6 * ts, py + 6 * ts, colours[s], 255u);

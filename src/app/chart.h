@@ -3,6 +3,7 @@
 #ifndef BP_CHART_H
 #define BP_CHART_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "energy.h"
@@ -17,6 +18,8 @@ typedef struct bp_chart {
     double t[BP_CHART_SAMPLES];    /* simulated time of each, s */
     int head, count;
     uint64_t last_step;
+    double start_total;            /* total energy at the first sample */
+    bool started;
 } bp_chart;
 
 /* After a step: samples the world every 10 s / BP_CHART_SAMPLES of
