@@ -247,7 +247,7 @@ static SDL_Texture *canvas(bp_app *app, int *k_out)
         k--;
     /* A window that fits the arena times k exactly is drawn straight, at
      * the logical size's whole scale: a canvas would only add a copy of
-     * every pixel (a sixth of a frame of 2,000 balls under Xvfb). */
+     * every pixel. */
     if (out_w == app->width * k && out_h == app->height * k)
         return NULL;
     if (!app->canvas || app->canvas_k != k) {

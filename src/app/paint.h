@@ -58,8 +58,8 @@ void bp_paint_capsule(const bp_pixels *out, float x1, float y1, float x2, float 
                       uint32_t rgb, float opacity);
 /* A hairline about a pixel wide from (x1, y1) to (x2, y2): each step along
  * its longer axis shares its ink between the two pixels nearest the line
- * (Xiaolin Wu's way). A tenth of a capsule's cost: crowds' trails and
- * arrows are mostly long thin lines. */
+ * (Xiaolin Wu's way), with no distance to work out per pixel: for crowds'
+ * trails and arrows, which are mostly long thin lines. */
 void bp_paint_line(const bp_pixels *out, float x1, float y1, float x2, float y2, uint32_t rgb,
                    float opacity);
 /* An arrow from (x1, y1) to (x2, y2) with a head of size head px; r <= 0.5

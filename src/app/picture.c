@@ -70,8 +70,8 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
                         const double *dx, const double *dy, double scale, const bp_look *look)
 {
     float xy[2 * BP_TRAIL_POINTS + 2];
-    /* A crowd's trails take every few points: some 40,000 pieces in all
-     * keep a frame of 2,000 balls' trails within a few ms. */
+    /* A crowd's trails take every few points, some 40,000 pieces in all:
+     * the ink grows with the balls, the pieces need not. */
     size_t pieces = w->count * BP_TRAIL_POINTS;
     int every = pieces > 40000 ? (int)((pieces + 39999) / 40000) : 1;
     every = every > BP_TRAIL_POINTS / 2 ? BP_TRAIL_POINTS / 2 : every;
