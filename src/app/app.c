@@ -73,6 +73,7 @@ typedef struct bp_app {
     int64_t shown_inspect;
     bool shown_chart, shown_message;
     bp_trails trails;
+    bool trails_live; /* trails holds the recent path (T is on) */
     bp_chart chart;
     char message[96];      /* shown on screen ... */
     Uint32 message_until;  /* ... until then, SDL ticks */
@@ -141,10 +142,17 @@ static bool step(bp_app *app, char *err, size_t err_size)
         (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency());
     app->step_next++;
     bp_chart_record(&app->chart, s->world);
-    if (app->view.look.trails > 0.0 &&
-        !bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
-        snprintf(err, err_size, "trails: out of memory");
-        return false;
+    if (app->view.look.trails > 0.0) {
+        if (!bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
+            snprintf(err, err_size, "trails: out of memory");
+            return false;
+        }
+        app->trails_live = true;
+    } else if (app->trails_live) {
+        /* Off: the next T starts from where the balls are then, not from
+         * where they were when trails went off. */
+        bp_trails_clear(&app->trails);
+        app->trails_live = false;
     }
     return bp_recorder_step(&app->rec, s->world, s->tick, err, err_size);
 }
