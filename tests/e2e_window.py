@@ -19,6 +19,7 @@ import tempfile
 import time
 
 from taplib import check, done
+from cli_png import decode_png
 
 BALLPIT = os.path.abspath(sys.argv[1])
 STEPS = 1200  # 10 s at 120 Hz: ample time for the gestures below
@@ -163,11 +164,69 @@ def run_window(env, args, tmp, gestures):
     return win, proc.returncode, err.decode()
 
 
+OVERLAY_SCENE = """# two balls at rest in an 800x600 arena
+world w=800 h=600 gravity=0 drag=0
+ball x=200 y=300 r=15
+ball x=600 y=300 r=15
+"""
+
+
+def differs(a, b, x0, y0, x1, y1):
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if a[y][x] != b[y][x])
+
+
+def overlay_scenario(display):
+    """The overlay keys change the picture, F12 saves it and says so, and a
+    middle click pins the inspector as an input of the recording."""
+    env = window_env(display)
+    env = dict(env, ASAN_OPTIONS=(env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":"))
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "overlay.scene", OVERLAY_SCENE)
+        rec = os.path.join(tmp, "overlay.rec")
+        proc = subprocess.Popen([BALLPIT, "--scene", scene, "--record-input", rec], env=env,
+                                cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        win = find_window(env, proc)
+        if win:
+            time.sleep(1.0)
+            xdo(env, "mousemove", "--window", win, 700, 500, "sleep", 0.3, "key", "F12",
+                "sleep", 0.8, "key", "b", "sleep", 0.3, "key", "k", "sleep", 0.5, "key", "F12",
+                "sleep", 0.8, "mousemove", "--window", win, 200, 300, "sleep", 0.3, "click", 2,
+                "sleep", 0.5, "key", "F12", "sleep", 0.8, "key", "Escape")
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        out = out.decode()
+        names = ["ballpit-%03d.png" % k for k in (1, 2, 3)]
+        saved = all(os.path.exists(os.path.join(tmp, n)) for n in names)
+        check(win is not None and proc.returncode == 0 and saved and
+              all("screenshot saved to " + n in out for n in names),
+              "overlays: F12 saves ballpit-001.png .. 003.png and says each name",
+              "stdout %r\nstderr %s" % (out, err.decode()))
+        if not saved:
+            return
+        plain, debug, pinned = (decode_png(os.path.join(tmp, n)) for n in names)
+        # The grid's cells: at most about four a ball, here 141 px; a line
+        # runs at y = 424 through the empty bottom left.
+        check(differs(plain, debug, 10, 410, 60, 440) > 0,
+              "overlays: B draws the grid over the empty arena")
+        check(differs(plain, debug, 340, 20, 780, 150) > 2000,
+              "overlays: K draws the energy chart top right")
+        check(differs(debug, pinned, 230, 280, 400, 320) > 300,
+              "overlays: a middle click on a ball pins the inspector's panel beside it")
+        with open(rec) as f:
+            check(any(line.split()[1:] == ["inspect", "0"] for line in f if line[0].isdigit()),
+                  "overlays: the pin is an input of the recording (inspect 0)")
+
+
 def main():
     xvfb, display = start_xvfb()
     try:
         scenario(display)
         rest_scenario(display)
+        overlay_scenario(display)
     finally:
         xvfb.terminate()
         try:
