@@ -4,6 +4,7 @@
  * hand-made SDL events, no display needed. */
 #include <SDL2/SDL.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "input.h"
@@ -262,6 +263,29 @@ static void edits_are_undone_and_redone(void)
     bp_world_destroy(r.world);
 }
 
+static void ctrl_o_asks_for_a_scene_name(void)
+{
+    rig r;
+    rig_make(&r);
+    feed(&r, ctrl_key(SDLK_o));
+    TAP_OK(r.view.prompting, "Ctrl+O asks for a scene's name");
+    SDL_Event text = {.type = SDL_TEXTINPUT};
+    snprintf(text.text.text, sizeof text.text.text, "%s", "funnelx");
+    feed(&r, text);
+    feed(&r, key(SDLK_x));
+    feed(&r, key(SDLK_BACKSPACE));
+    TAP_OK(strcmp(r.view.prompt, "funnel") == 0 && r.world->count == 1,
+           "typing goes into the name (X deletes no ball), Backspace takes a letter back");
+    feed(&r, key(SDLK_RETURN));
+    TAP_OK(!r.view.prompting && r.view.load_scene, "Enter asks the window to load it");
+    r.view.load_scene = false;
+    feed(&r, ctrl_key(SDLK_o));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.prompting && !r.view.load_scene && !r.view.quit,
+           "Esc while typing gives up, and does not quit");
+    bp_world_destroy(r.world);
+}
+
 static void wall_edits_replay(void)
 {
     const char *text = "ballpit-input 1\n0 unwall 120 500\n3 wallend 0 1 450 450\n"
@@ -289,6 +313,7 @@ int main(void)
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();
     edits_are_undone_and_redone();
+    ctrl_o_asks_for_a_scene_name();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
     pausing_places_the_travel_left();

@@ -22,6 +22,7 @@
 #include "recorder.h"
 #include "render.h"
 #include "scene.h"
+#include "setup.h"
 #include "trails.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
@@ -72,10 +73,12 @@ typedef struct bp_app {
     bp_look shown_look;
     int64_t shown_inspect;
     bool shown_chart, shown_message;
+    bp_options loaded_opts; /* the options of a scene loaded with Ctrl+O ... */
+    char loaded_name[128];  /* ... and its name */
     bp_trails trails;
     bool trails_live; /* trails holds the recent path (T is on) */
     bp_chart chart;
-    char message[96];      /* shown on screen ... */
+    char message[160];     /* shown on screen ... */
     Uint32 message_until;  /* ... until then, SDL ticks */
     /* Wall time of the last steps, for the HUD's percentiles: a ring. */
     Uint64 step_end[BP_STEP_TIMES];
@@ -192,7 +195,9 @@ static bool free_name(char *path, size_t size, const char *prefix, const char *e
 /* A short note on screen, and on stdout at once. */
 static void tell(bp_app *app, const char *what, const char *path)
 {
-    snprintf(app->message, sizeof app->message, "%s %s", what, path);
+    /* A long one is cut on screen (stdout gets it whole). */
+    if (snprintf(app->message, sizeof app->message, "%s %s", what, path) < 0)
+        app->message[0] = '\0';
     app->message_until = SDL_GetTicks() + BP_MESSAGE_MS;
     printf("ballpit: %s %s\n", what, path);
     fflush(stdout);
@@ -217,6 +222,48 @@ static void screenshot(bp_app *app)
         tell(app, "screenshot saved to", path);
     else
         fprintf(stderr, "ballpit: screenshot: %s\n", err);
+}
+
+/* Ctrl+O: the world of the scene named in the prompt (a file, or an
+ * example by name), swapped in as a reset swaps in the initial world; R
+ * then goes back to it. Not while recording or dumping: those files hold
+ * one scene's run. */
+static void load_scene(bp_app *app)
+{
+    if (app->opts->record_path || app->opts->dump_dir) {
+        tell(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
+        return;
+    }
+    snprintf(app->loaded_name, sizeof app->loaded_name, "%s", app->view.prompt);
+    bp_options opts = *app->session.opts;
+    opts.scene_path = app->loaded_name;
+    /* The scene's own settings, not the ones given for the first. */
+    opts.params = bp_params_default();
+    opts.params_set = 0;
+    int status = 0;
+    char why[512];
+    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
+    if (!fresh) {
+        tell(app, "cannot load:", why);
+        return;
+    }
+    bp_world *w = app->session.world;
+    fresh->threads = w->threads;
+    bp_world old = *w;
+    *w = *fresh;
+    *fresh = old;
+    bp_world_destroy(fresh);
+    app->loaded_opts = opts;
+    app->session.opts = &app->loaded_opts;
+    app->session.held = -1;
+    app->session.jumped = true;
+    app->input.dragging = app->input.drawing_wall = app->input.dragging_end = false;
+    bp_undo_clear(&app->input.undo);
+    app->width = (int)SDL_ceil(w->params.width);
+    app->height = (int)SDL_ceil(w->params.height);
+    SDL_SetWindowSize(app->window, app->width, app->height);
+    SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
+    tell(app, "loaded", app->loaded_name);
 }
 
 static void save_scene(bp_app *app)
@@ -376,8 +423,10 @@ static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
-    app->shown_message = message_due(app);
-    stats->message = app->shown_message ? app->message : NULL;
+    app->shown_message = message_due(app) || app->view.prompting;
+    char prompt[160];
+    snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
+    stats->message = app->view.prompting ? prompt : app->shown_message ? app->message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     if (app->view.screenshot) {
         app->view.screenshot = false;
@@ -460,7 +509,7 @@ static void step_percentiles(const bp_app *app, Uint64 now, double freq, bp_hud_
  * as shown, and (with the HUD up) the same figures. */
 static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool stats_new)
 {
-    bool message = message_due(app);
+    bool message = message_due(app) || app->view.prompting;
     return !events && !jumped && app->session.held < 0 && !app->view.screenshot &&
            message == app->shown_message &&
            !(stats_new && app->view.show_hud) && world_shown(app);
@@ -486,6 +535,11 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         if (app->view.save_scene) {
             app->view.save_scene = false;
             save_scene(app);
+        }
+        if (app->view.load_scene) {
+            app->view.load_scene = false;
+            load_scene(app);
+            dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
         }
         bool jumped = s->jumped;
         if (s->jumped) {

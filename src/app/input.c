@@ -1,6 +1,8 @@
 #include "input.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "query.h"
 
@@ -122,6 +124,19 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
 {
     SDL_Keycode key = k->keysym.sym;
     bool shift = (k->keysym.mod & KMOD_SHIFT) != 0, ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+    /* While a scene's name is typed, keys edit it and nothing else. */
+    if (view->prompting) {
+        size_t n = strlen(view->prompt);
+        if (key == SDLK_RETURN || key == SDLK_KP_ENTER) {
+            view->prompting = false;
+            view->load_scene = n > 0;
+        } else if (key == SDLK_ESCAPE) {
+            view->prompting = false;
+        } else if (key == SDLK_BACKSPACE && n > 0) {
+            view->prompt[n - 1] = '\0';
+        }
+        return 0;
+    }
     /* A held key repeats only where repeating means something: single steps
      * and the time scale. Toggles and one-shot actions act once per press. */
     if (k->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFTBRACKET &&
@@ -189,6 +204,11 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     }
     if (key == SDLK_s && ctrl) {
         view->save_scene = true;
+        return 0;
+    }
+    if (key == SDLK_o && ctrl && !view->replaying) {
+        view->prompting = true;
+        view->prompt[0] = '\0';
         return 0;
     }
     if (ctrl && !view->replaying && (key == SDLK_z || key == SDLK_y)) {
@@ -339,6 +359,12 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         return 0;
     case SDL_KEYDOWN:
         return key_down(h, view, s, &ev->key, err, err_size);
+    case SDL_TEXTINPUT:
+        if (view->prompting) {
+            size_t n = strlen(view->prompt);
+            snprintf(view->prompt + n, sizeof view->prompt - n, "%s", ev->text.text);
+        }
+        return 0;
     case SDL_MOUSEMOTION:
         h->cursor_x = ev->motion.x;
         h->cursor_y = ev->motion.y;

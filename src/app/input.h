@@ -24,6 +24,9 @@ typedef struct bp_view {
     bool show_hud, show_help;
     bool screenshot;      /* save the next drawn frame to a PNG */
     bool save_scene;      /* save the world to a scene file */
+    bool prompting;       /* Ctrl+O: typing a scene's name into prompt ... */
+    char prompt[128];
+    bool load_scene;      /* ... and Enter asks to load it */
     bool replaying;       /* inputs come from --replay */
     bp_look look;         /* colours and overlays (T, V, C, B); its inspect is
                            * the replay's own pin (else the session's counts) */
