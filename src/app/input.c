@@ -261,7 +261,8 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
                      err, err_size);
     if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
         return 0;
-    if ((SDL_GetModState() & KMOD_SHIFT) && h->walls_enabled) {
+    bool shift = h->shift_held || (SDL_GetModState() & KMOD_SHIFT);
+    if (shift && h->walls_enabled) {
         h->drawing_wall = true;
         h->wall_x = b->x;
         h->wall_y = b->y;
@@ -358,7 +359,13 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         view->quit = true;
         return 0;
     case SDL_KEYDOWN:
+        if (ev->key.keysym.sym == SDLK_LSHIFT || ev->key.keysym.sym == SDLK_RSHIFT)
+            h->shift_held = true;
         return key_down(h, view, s, &ev->key, err, err_size);
+    case SDL_KEYUP:
+        if (ev->key.keysym.sym == SDLK_LSHIFT || ev->key.keysym.sym == SDLK_RSHIFT)
+            h->shift_held = false;
+        return 0;
     case SDL_TEXTINPUT:
         if (view->prompting) {
             size_t n = strlen(view->prompt);

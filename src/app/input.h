@@ -47,6 +47,9 @@ typedef struct bp_input_handler {
     double r_min, r_max;       /* radius range of spawned balls, px */
     bp_rng rng;                /* radii of spawned balls */
     bool walls_enabled;        /* Shift-drag draws walls */
+    bool shift_held;           /* a Shift key is down, as the events in order say:
+                                * SDL's modifier state can lag a press that comes
+                                * in the same instant as the click (xdotool) */
     bp_undo undo;              /* edits to take back (Ctrl+Z) and redo (Ctrl+Y) */
     bool dragging_end;         /* the left button holds end end_which of wall end_wall */
     size_t end_wall;
