@@ -23,6 +23,7 @@
 #include "render.h"
 #include "scene.h"
 #include "setup.h"
+#include "steptimes.h"
 #include "trails.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
@@ -35,8 +36,6 @@
 #define BP_MAX_CANVAS_SCALE 4
 #define BP_MAX_CANVAS_SIDE 8192
 
-/* Steps whose time the HUD's percentiles can cover (a second at 4096 Hz). */
-#define BP_STEP_TIMES 4096
 /* How long a note of a saved file stays on screen, ms. */
 #define BP_MESSAGE_MS 2500
 
@@ -80,10 +79,7 @@ typedef struct bp_app {
     bp_chart chart;
     char message[160];     /* shown on screen ... */
     Uint32 message_until;  /* ... until then, SDL ticks */
-    /* Wall time of the last steps, for the HUD's percentiles: a ring. */
-    Uint64 step_end[BP_STEP_TIMES];
-    float step_ms[BP_STEP_TIMES];
-    unsigned step_next;
+    bp_step_times step_times; /* the last steps' wall time, for the HUD */
 } bp_app;
 
 static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
@@ -140,10 +136,8 @@ static bool step(bp_app *app, char *err, size_t err_size)
     if (!bp_session_step(s, err, err_size))
         return false;
     Uint64 to = SDL_GetPerformanceCounter();
-    app->step_end[app->step_next % BP_STEP_TIMES] = to;
-    app->step_ms[app->step_next % BP_STEP_TIMES] =
-        (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency());
-    app->step_next++;
+    bp_step_times_add(&app->step_times, to,
+                      (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency()));
     bp_chart_record(&app->chart, s->world);
     if (app->view.look.trails > 0.0) {
         if (!bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
@@ -474,34 +468,12 @@ static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double fre
     return true;
 }
 
-static int by_value(const void *a, const void *b)
+/* The HUD's step-time percentiles over the last second before now. */
+static void step_percentiles(bp_app *app, Uint64 now, double freq, bp_hud_stats *stats)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* The HUD's step-time percentiles over the steps that ended in the last
- * second before now. */
-static void step_percentiles(const bp_app *app, Uint64 now, double freq, bp_hud_stats *stats)
-{
-    static float times[BP_STEP_TIMES];
-    size_t n = 0;
-    unsigned held = app->step_next < BP_STEP_TIMES ? app->step_next : BP_STEP_TIMES;
-    for (unsigned k = 0; k < held; k++) {
-        unsigned slot = (app->step_next - 1u - k) % BP_STEP_TIMES;
-        if ((double)(now - app->step_end[slot]) > freq && app->step_end[slot] <= now)
-            break;
-        times[n++] = app->step_ms[slot];
-    }
-    if (n == 0) {
+    if (bp_step_times_percentiles(&app->step_times, now, (uint64_t)freq, &stats->step_p50,
+                                  &stats->step_p99, &stats->step_max) == 0)
         stats->step_p50 = stats->step_p99 = stats->step_max = NAN;
-        return;
-    }
-    qsort(times, n, sizeof *times, by_value);
-    /* Nearest rank: the smallest time at or above that share of the steps. */
-    stats->step_p50 = times[(size_t)ceil(0.50 * (double)n) - 1];
-    stats->step_p99 = times[(size_t)ceil(0.99 * (double)n) - 1];
-    stats->step_max = times[n - 1];
 }
 
 /* Whether a frame now would show what the window shows: no input or other
