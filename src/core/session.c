@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "query.h"
@@ -321,8 +322,17 @@ bool bp_session_step(bp_session *s, char *err, size_t err_size)
         double dt = 1.0 / w->params.hz;
         double tx = s->target_x, ty = s->target_y;
         clear_of_walls(w, (size_t)i, &tx, &ty);
-        w->vx[i] = (tx - w->x[i]) / dt;
-        w->vy[i] = (ty - w->y[i]) / dt;
+        double vx = (tx - w->x[i]) / dt, vy = (ty - w->y[i]) / dt;
+        /* The hand moves no faster than a throw may leave it: what it hits
+         * is capped like a throw, and a jerk of the mouse catches up over
+         * a few steps instead of batting balls away. */
+        double speed = sqrt(vx * vx + vy * vy), cap = s->opts->max_throw;
+        if (speed > cap) {
+            vx *= cap / speed;
+            vy *= cap / speed;
+        }
+        w->vx[i] = vx;
+        w->vy[i] = vy;
     }
     if (!bp_world_step(w)) {
         snprintf(err, err_size, "out of memory at step %llu", (unsigned long long)s->tick + 1);
