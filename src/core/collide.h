@@ -139,10 +139,9 @@ static inline void bp_collide_friction(const bp_contact_law *law, double nx, dou
     double k_spin = a->inv_inertia + b->inv_inertia;
     double spin = *a->w - *b->w;
     if (law->rolling > 0.0 && k_spin > 0.0 && spin != 0.0) {
-        double lever_sum = a->lever + b->lever;
         double r = a->inv_inertia == 0.0   ? b->lever
                    : b->inv_inertia == 0.0 ? a->lever
-                                           : a->lever * b->lever / lever_sum;
+                                           : a->lever * b->lever / (a->lever + b->lever);
         double limit = law->rolling * jn * r;
         double stop = spin / k_spin; /* the angular impulse that ends the relative spin */
         double l = stop > limit ? limit : (stop < -limit ? -limit : stop);

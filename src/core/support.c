@@ -579,11 +579,11 @@ static double plane_gap(const bp_world *world, uint32_t u, uint32_t plane, doubl
  * contact points' sliding, as at any contact (collide.h). Supporters are
  * immovable here, as in the rest of the pass, and still: dragging u along
  * with a moving supporter that cannot pay for it would make energy, as a
- * rising one would along the normal (see settle). The shares are exact for one or two contacts pressed (all that
- * a 2D projection presses at once); more, in a degenerate set, each take
- * the change's part along their normal. Returns whether anything changed,
- * so that the caller projects again: friction along one contact may lean
- * into another. */
+ * rising one would along the normal (see settle). The shares are exact for
+ * one or two contacts pressed (all that a 2D projection presses at once);
+ * more, in a degenerate set, each take the change's part along their
+ * normal. Returns whether anything changed, so that the caller projects
+ * again: friction along one contact may lean into another. */
 static bool friction_at_supports(const settle_context *ctx, uint32_t u, const constraint_set *cs,
                                  const uint32_t *held_by, double vx0, double vy0, double *vx,
                                  double *vy)
