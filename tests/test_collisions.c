@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "collide.h"
+#include "step.h"
 #include "tap.h"
 #include "world.h"
 
@@ -35,7 +36,7 @@ static bp_world *free_space(double restitution)
 static void run_steps(bp_world *w, int steps)
 {
     for (int s = 0; s < steps; s++)
-        bp_world_step(w);
+        step_or_bail(w);
 }
 
 static void momentum(const bp_world *w, double *px, double *py)
@@ -143,7 +144,7 @@ static void glancing_hit_from_quadrant(int sx, int sy, const char *name)
 
     int steps = 0;
     while (w->vx[0] == 0.0 && w->vy[0] == 0.0 && steps < 1000) {
-        bp_world_step(w);
+        step_or_bail(w);
         steps++;
     }
     char what[160];

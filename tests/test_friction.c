@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "scene.h"
+#include "step.h"
 #include "tap.h"
 #include "world.h"
 
@@ -40,7 +41,7 @@ static void run_on_incline(double theta_deg, double friction, double t, double *
     bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
     int steps = (int)lround(t * p.hz);
     for (int s = 0; s < steps; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     *v_along = w->vx[0] * ux + w->vy[0] * uy;
     *w_spin = w->w[0];
     bp_world_destroy(w);
@@ -86,7 +87,7 @@ static void a_rolling_ball_keeps_rolling_without_resistance(void)
     bp_world_add_ball(w, 100.0, p.height - r, v, 0.0, r, 0.0);
     w->w[0] = v / r;
     for (int s = 0; s < 5 * 120; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     TAP_NEAR(w->vx[0], v, 1e-9, "rolling without resistance: keeps its speed for 5 s");
     TAP_NEAR(w->x[0], 100.0 + v * 5.0, 1e-6, "rolling without resistance: covers v t");
     TAP_NEAR(w->w[0], v / r, 1e-9, "rolling without resistance: keeps w = v / r");
@@ -117,7 +118,7 @@ static void energy_never_grows_with_friction_and_spin(void)
                           -60.0 * (k % 4), 8.0 + 2.0 * (k % 4), 0.0);
     double e0 = energy(w), before = e0, worst = 0.0;
     for (int s = 0; s < 8 * 120; s++) {
-        bp_world_step(w);
+        step_or_bail(w);
         double now = energy(w);
         worst = fmax(worst, now - before);
         before = now;
@@ -146,7 +147,7 @@ static double heap_height(double friction, double *central)
         return -1.0;
     }
     for (int s = 0; s < 12 * 120; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     double top = 0.0, near_axis = 0.0;
     for (size_t i = 0; i < w->count; i++) {
         top = fmax(top, scene.params.height - (w->y[i] - w->r[i]));

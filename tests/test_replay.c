@@ -10,6 +10,7 @@
 #include "replay.h"
 #include "session.h"
 #include "setup.h"
+#include "step.h"
 #include "tap.h"
 
 static int parse(const char *text, bp_replay *rp, char *err, size_t err_size)
@@ -389,7 +390,7 @@ static void reset_restores_the_initial_world_exactly(void)
     TAP_OK(same_world(w, fresh), "after reset every ball, id, parameter and wall is as at the start");
     for (int k = 0; k < 200; k++) {
         bp_session_step(&s, err, sizeof err);
-        bp_world_step(fresh);
+        step_or_bail(fresh);
     }
     TAP_OK(same_world(w, fresh), "and 200 steps later it still matches a fresh run bit for bit");
     bp_world_destroy(w);

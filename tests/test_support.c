@@ -7,6 +7,7 @@
 #include "broadphase.h"
 #include "spawn.h"
 #include "support.h"
+#include "step.h"
 #include "tap.h"
 #include "workers.h"
 #include "world.h"
@@ -22,7 +23,7 @@ static bp_world *landing_pit(void)
     if (!world || !bp_spawn_pit(world, BALLS, 1))
         return NULL;
     for (int s = 0; s < STEPS; s++)
-        bp_world_step(world);
+        step_or_bail(world);
     return world;
 }
 
@@ -152,7 +153,7 @@ static void two_sides_change_nothing(void)
         pits[k] = bp_world_create(&params);
         if (pits[k] && bp_spawn_pit(pits[k], n, 2))
             for (int s = 0; s < 100; s++) /* half the pit has landed */
-                bp_world_step(pits[k]);
+                step_or_bail(pits[k]);
     }
     bp_world *before = pits[0], *one = pits[1], *two = pits[2];
     bp_workers *workers = bp_workers_create(2);

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arena.h"
+#include "step.h"
 #include "tap.h"
 #include "world.h"
 
@@ -48,7 +49,7 @@ static void thin_wall_stops_a_fast_small_ball(double speed)
     bp_world_add_ball(w, 300.0, 300.0, speed * 0.8, speed * 0.6, 2.0, 0.0);
     double max_x = 0.0;
     for (int s = 0; s < 240; s++) {
-        bp_world_step(w);
+        step_or_bail(w);
         for (size_t i = 0; i < w->count; i++)
             if (w->x[i] > max_x)
                 max_x = w->x[i];
@@ -91,7 +92,7 @@ static void closed_box_holds_at_any_speed(void)
     }
     int escaped_at = -1;
     for (int s = 0; s < 600 && escaped_at < 0; s++) {
-        bp_world_step(w);
+        step_or_bail(w);
         for (size_t i = 0; i < w->count; i++) {
             double r = w->r[i] - 1e-9;
             if (!(w->x[i] >= lo + r && w->x[i] <= hi - r && w->y[i] >= lo + r &&
@@ -125,10 +126,10 @@ static void ball_comes_to_rest_in_a_v(void)
     const double r = 10.0;
     bp_world_add_ball(w, 430.0, 200.0, 60.0, 0.0, r, 0.0);
     for (int s = 0; s < 120 * 9; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     double x0 = w->x[0], y0 = w->y[0], max_move = 0.0, max_speed = 0.0;
     for (int s = 0; s < 120; s++) {
-        bp_world_step(w);
+        step_or_bail(w);
         max_move = fmax(max_move, hypot(w->x[0] - x0, w->y[0] - y0));
         max_speed = fmax(max_speed, hypot(w->vx[0], w->vy[0]));
     }
@@ -167,12 +168,12 @@ static void frictionless_slope_accelerates_at_g_sin_30(void)
              y1 + stop * uy + 60.0 * ny, 0.0);
     bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
     for (int s = 0; s < 10; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     double v_a = w->vx[0] * ux + w->vy[0] * uy;
     double max_off = 0.0;
     bool grounded = true;
     for (int s = 0; s < 100; s++) {
-        bp_world_step(w);
+        step_or_bail(w);
         max_off = fmax(max_off, fabs(seg_dist(w->x[0], w->y[0], x1, y1, x2, y2) - r));
         grounded = grounded && (w->flags[0] & BP_BALL_GROUNDED);
     }
@@ -219,7 +220,7 @@ static void pile_on_a_slope_does_not_creep(void)
                           0.0);
     }
     for (int s = 0; s < 240; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     /* By id: the step may reorder balls in memory. */
     double sx[16], sy[16];
     for (size_t i = 0; i < w->count; i++) {
@@ -227,7 +228,7 @@ static void pile_on_a_slope_does_not_creep(void)
         sy[w->id[i]] = w->y[i];
     }
     for (int s = 0; s < 600; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     double creep = 0.0;
     for (size_t i = 0; i < w->count; i++)
         creep = fmax(creep, hypot(w->x[i] - sx[w->id[i]], w->y[i] - sy[w->id[i]]));
@@ -250,7 +251,7 @@ static void fast_ball_hands_on_its_momentum(double e)
     /* Contact after 890 px: in step 6; 8 steps leave the target 2 steps to
      * travel, well short of the far side at 4000 px. */
     for (int s = 0; s < 8; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     char what[128];
     size_t a = (size_t)bp_world_index_of(w, 0), b = (size_t)bp_world_index_of(w, 1);
     snprintf(what, sizeof what, "bullet e=%.1f: the target takes (1+e)/2 of 20000 px/s", e);
@@ -275,10 +276,10 @@ static void fast_ball_wakes_a_resting_ball(void)
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 1000.0, 395.0, 0.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 240; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     bp_world_add_ball(w, 100.0, 395.0, 20000.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 8; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     int64_t target = bp_world_index_of(w, 0), striker = bp_world_index_of(w, 1);
     TAP_NEAR(w->vx[target], 20000.0, 1e-6, "bullet on the floor: the resting ball takes it all");
     TAP_NEAR(w->vx[striker], 0.0, 1e-6, "bullet on the floor: the striker stops");
@@ -300,7 +301,7 @@ static void fast_ball_into_a_row(void)
     for (int k = 0; k < 40; k++)
         bp_world_add_ball(w, 100.0 + 20.0 * k, 350.0, 0.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 8; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     /* By id: the step may reorder balls in memory. */
     size_t at[6];
     for (uint32_t id = 0; id < 6; id++)
@@ -334,7 +335,7 @@ static void contacts_are_classed_by_their_normal(void)
     bp_world *w = bp_world_create(&p);
     bp_world_add_ball(w, 200.0, 390.0, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 10; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     TAP_OK((w->flags[0] & BP_BALL_GROUNDED) != 0, "grounded: a ball on the floor");
     bp_world_destroy(w);
 
@@ -342,7 +343,7 @@ static void contacts_are_classed_by_their_normal(void)
     w = bp_world_create(&p);
     bp_world_add_ball(w, 390.0, 200.0, 100.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 2; s++)
-        bp_world_step(w);
+        step_or_bail(w);
     TAP_OK((w->flags[0] & BP_BALL_GROUNDED) == 0, "grounded: not against a side wall");
     bp_world_destroy(w);
 }
