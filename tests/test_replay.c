@@ -350,7 +350,7 @@ static void delete_takes_the_topmost_ball_and_lets_go(void)
     act(&s, BP_INPUT_DELETE, 190.0, 200.0);
     TAP_OK(bp_world_index_of(w, 0) < 0 && s.held == -1, "deleting the held ball lets go of it");
     char err[128];
-    TAP_OK(bp_session_step(&s, err, sizeof err), "and the next step runs without it");
+    TAP_OK(bp_session_step(&s, err, sizeof err) == BP_STEP_DONE, "and the next step runs without it");
     bp_world_destroy(w);
 }
 
@@ -457,6 +457,26 @@ static void a_recorded_session_replays_bit_for_bit(void)
     remove(path);
 }
 
+static void a_stop_request_ends_the_step_unfinished_and_survives_a_reset(void)
+{
+    bp_options opts = bp_options_default();
+    int status;
+    char err[256];
+    bp_world *w = bp_setup_world(&opts, &status, err, sizeof err);
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    volatile int stop = 0;
+    w->stop = &stop;
+    TAP_OK(bp_session_step(&s, err, sizeof err) == BP_STEP_DONE && s.tick == 1,
+           "with the stop flag clear a step is done and counted");
+    act(&s, BP_INPUT_RESET, 0, 0);
+    TAP_OK(w->stop == &stop, "a reset rebuilds the world but keeps its stop flag");
+    stop = 1;
+    TAP_OK(bp_session_step(&s, err, sizeof err) == BP_STEP_STOPPED && s.tick == 1,
+           "once a stop is asked for, the step reports stopped and the tick does not advance");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     a_good_recording_parses_in_full();
@@ -470,5 +490,6 @@ int main(void)
     delete_takes_the_topmost_ball_and_lets_go();
     reset_restores_the_initial_world_exactly();
     a_recorded_session_replays_bit_for_bit();
+    a_stop_request_ends_the_step_unfinished_and_survives_a_reset();
     return tap_done();
 }

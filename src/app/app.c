@@ -133,8 +133,8 @@ static bool step(bp_app *app, char *err, size_t err_size)
     }
     s->jumped = false;
     Uint64 from = SDL_GetPerformanceCounter();
-    if (!bp_session_step(s, err, err_size))
-        return false;
+    if (bp_session_step(s, err, err_size) != BP_STEP_DONE)
+        return false; /* the window sets no world->stop: only a failure ends here */
     Uint64 to = SDL_GetPerformanceCounter();
     bp_step_times_add(&app->step_times, to,
                       (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency()));

@@ -6,7 +6,11 @@
 #include "recorder.h"
 #include "session.h"
 
+/* Set by SIGINT/SIGTERM; the world's step polls it too (world->stop), so
+ * even a step that would take minutes ends within a fraction of a second. */
 static volatile sig_atomic_t stop_requested;
+_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0),
+               "world->stop reads the signal flag as an int");
 
 static void request_stop(int signo)
 {
@@ -43,6 +47,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+    world->stop = &stop_requested;
 
     bp_recorder rec;
     if (!bp_recorder_open(&rec, opts, world, err, sizeof err)) {
@@ -54,10 +59,16 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     bp_recorder_follow(&rec, &session.inspect);
     bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
     while (ok && session.tick < steps && !stop_requested) {
-        ok = (!opts->replay_path || bp_session_feed(&session, &replay, err, sizeof err) == 0) &&
-             bp_session_step(&session, err, sizeof err) &&
-             bp_recorder_step(&rec, world, session.tick, err, sizeof err);
+        if (opts->replay_path && bp_session_feed(&session, &replay, err, sizeof err) != 0) {
+            ok = false;
+            break;
+        }
+        bp_step_status stepped = bp_session_step(&session, err, sizeof err);
+        if (stepped == BP_STEP_STOPPED)
+            break; /* the world is mid-step: the dump keeps the last whole frame */
+        ok = stepped == BP_STEP_DONE && bp_recorder_step(&rec, world, session.tick, err, sizeof err);
     }
+    world->stop = NULL;
     bp_replay_free(&replay);
     char close_err[512];
     bool closed = bp_recorder_close(&rec, close_err, sizeof close_err);

@@ -144,6 +144,7 @@ static int reset(bp_session *s, char *err, size_t err_size)
     bp_world old = *s->world;
     *s->world = *fresh;
     *fresh = old;
+    s->world->stop = old.stop; /* the stop request belongs to the run, not the world */
     bp_world_destroy(fresh);
     s->held = -1;
     s->jumped = true;
@@ -314,7 +315,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
     return status;
 }
 
-bool bp_session_step(bp_session *s, char *err, size_t err_size)
+bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size)
 {
     bp_world *w = s->world;
     int64_t i = held_index(s);
@@ -334,12 +335,17 @@ bool bp_session_step(bp_session *s, char *err, size_t err_size)
         w->vx[i] = vx;
         w->vy[i] = vy;
     }
-    if (!bp_world_step(w)) {
+    bool stepped = bp_world_step(w);
+    /* Whether the step ran to its end or returned early, it cannot tell:
+     * once a stop is asked for, the step counts as unfinished. */
+    if (w->stop && *w->stop)
+        return BP_STEP_STOPPED;
+    if (!stepped) {
         snprintf(err, err_size, "out of memory at step %llu", (unsigned long long)s->tick + 1);
-        return false;
+        return BP_STEP_FAILED;
     }
     s->tick++;
-    return true;
+    return BP_STEP_DONE;
 }
 
 int bp_session_feed(bp_session *s, bp_replay *rp, char *err, size_t err_size)

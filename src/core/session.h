@@ -42,8 +42,18 @@ void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts);
  * recording, rebuilding the world for a reset). */
 int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size);
 
-/* One physics step (held ball first). false with a message on failure. */
-bool bp_session_step(bp_session *s, char *err, size_t err_size);
+/* How a step ended. */
+typedef enum bp_step_status {
+    BP_STEP_DONE,    /* the world is one step further on */
+    BP_STEP_STOPPED, /* a stop was asked for (world->stop) during the step: the
+                      * world may be mid-step, so the caller records nothing
+                      * more and finishes its files cleanly */
+    BP_STEP_FAILED,  /* out of memory; message in err */
+} bp_step_status;
+
+/* One physics step (held ball first). The tick advances only when it is
+ * done. */
+bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size);
 
 /* Applies every input of the replay due at the current tick. Returns as
  * bp_session_apply. */

@@ -74,6 +74,7 @@ typedef struct bp_world {
     bp_solver *solver;
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
     bp_sweep *sweep;     /* scratch of the fast-ball sweep (sweep.h) */
+    const volatile int *stop; /* non-NULL: the step returns early, unfinished, once *stop != 0 */
 } bp_world;
 
 /* NULL on allocation failure. Parameters must already pass bp_params_check. */
