@@ -477,6 +477,25 @@ static void a_stop_request_ends_the_step_unfinished_and_survives_a_reset(void)
     bp_world_destroy(w);
 }
 
+static void inputs_that_break_the_arena_limits_are_clamped_or_dropped(void)
+{
+    bp_options opts;
+    bp_world *w = two_balls(&opts, 980.0);
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    char err[128];
+    bp_input big = {.kind = BP_INPUT_SPAWN, .v = {100.0, 100.0, 400.0}};
+    size_t before = w->count;
+    TAP_OK(bp_session_apply(&s, &big, err, sizeof err) == 0 && w->count == before,
+           "a spawn larger than the 800x600 arena makes no ball (a recording of it is refused)");
+    bp_input wall = {.kind = BP_INPUT_WALL, .v = {-50.0, 100.0, 900.0, 700.0, 3.0}};
+    TAP_OK(bp_session_apply(&s, &wall, err, sizeof err) == 0 && w->wall_count == 1 &&
+               w->walls[0].x1 == 0.0 && w->walls[0].x2 == 800.0 && w->walls[0].y2 == 600.0 &&
+               wall.v[0] == 0.0 && wall.v[3] == 600.0,
+           "a wall drawn past the arena's edge ends on it, and is recorded so");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     a_good_recording_parses_in_full();
@@ -491,5 +510,6 @@ int main(void)
     reset_restores_the_initial_world_exactly();
     a_recorded_session_replays_bit_for_bit();
     a_stop_request_ends_the_step_unfinished_and_survives_a_reset();
+    inputs_that_break_the_arena_limits_are_clamped_or_dropped();
     return tap_done();
 }

@@ -601,7 +601,11 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     bp_session_init(&app.session, world, opts);
     if (opts->replay_path) {
         int status = bp_replay_load(&app.replay, opts->replay_path, err, sizeof err);
+        if (status == 0)
+            status = bp_replay_check_arena(&app.replay, &world->params, opts->replay_path, err,
+                                           sizeof err);
         if (status) {
+            bp_replay_free(&app.replay);
             fprintf(stderr, "ballpit: %s\n", err);
             return status;
         }

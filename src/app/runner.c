@@ -24,7 +24,11 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     bp_replay replay = {0};
     if (opts->replay_path) {
         int status = bp_replay_load(&replay, opts->replay_path, err, sizeof err);
+        if (status == 0)
+            status = bp_replay_check_arena(&replay, &world->params, opts->replay_path, err,
+                                           sizeof err);
         if (status) {
+            bp_replay_free(&replay);
             fprintf(stderr, "ballpit: %s\n", err);
             return status;
         }

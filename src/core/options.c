@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "limits.h"
 #include "numparse.h"
 #include "spawn.h"
 
@@ -195,7 +196,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             } else {
                 return fail(err, err_size, name, v, "is not a radius or MIN:MAX");
             }
-            if (!(lo >= 0.5 && hi <= 10000.0 && lo <= hi))
+            if (bp_check_radius(lo) || bp_check_radius(hi) || !(lo <= hi))
                 return fail(err, err_size, name, v, "must lie in 0.5..10000 px with MIN <= MAX");
             opts->radius_min = lo;
             opts->radius_max = hi;
@@ -260,7 +261,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             opts->scene_path = v;
             break;
         case OPT_STEPS:
-            if (!bp_parse_u64(v, 1000000000000ull, &u))
+            if (!bp_parse_u64(v, BP_STEPS_MAX, &u))
                 return fail(err, err_size, name, v, "is not a step count from 0 to 10^12");
             opts->steps = u;
             opts->steps_set = true;
@@ -316,7 +317,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             opts->raycast_set = true;
             break;
         case OPT_MAX_THROW:
-            if (!bp_parse_double(v, &d) || !(d > 0.0 && d <= 1e7))
+            if (!bp_parse_double(v, &d) || !(d > 0.0 && d <= BP_SPEED_MAX))
                 return fail(err, err_size, name, v, "is not a speed in (0, 10^7] px/s");
             opts->max_throw = d;
             break;

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "numparse.h"
 #include "params.h"
+#include "textfile.h"
 
 #define BP_INPUT_HEADER "ballpit-input 1"
-/* Coordinates and speeds beyond this are not anything a cursor produced. */
-#define BP_INPUT_MAX_ABS 1e9
 
 static const char *const kind_names[] = {
     [BP_INPUT_GRAB] = "grab",   [BP_INPUT_MOVE] = "move",     [BP_INPUT_RELEASE] = "release",
@@ -143,18 +143,23 @@ static bool push(bp_replay *rp, const bp_input *in)
     return true;
 }
 
-/* Range checks that do not depend on the world. NULL when fine. */
+/* Range checks that do not depend on the world, the same as a scene's or
+ * the command line's (limits.h). NULL when fine. */
 static const char *check_input(const bp_input *in)
 {
+    /* Positions are clamped to the arena where they act; beyond this they
+     * are nothing a cursor produced (ids and wall numbers are below it too). */
     int n = kind_args[in->kind];
     if (in->kind != BP_INPUT_SET)
         for (int k = 0; k < n; k++)
-            if (fabs(in->v[k]) > BP_INPUT_MAX_ABS)
-                return "number out of range";
-    if (in->kind == BP_INPUT_SPAWN && !(in->v[2] >= 0.5 && in->v[2] <= 10000.0))
-        return "spawn radius must lie in 0.5..10000 px";
-    if (in->kind == BP_INPUT_WALL && !(in->v[4] >= 0.0 && in->v[4] <= 10000.0))
-        return "wall radius must lie in 0..10000 px";
+            if (!(fabs(in->v[k]) <= BP_CURSOR_MAX))
+                return "number out of range (at most 1e9 either way)";
+    if (in->kind == BP_INPUT_RELEASE)
+        return bp_check_velocity(in->v[0], in->v[1]);
+    if (in->kind == BP_INPUT_SPAWN)
+        return bp_check_radius(in->v[2]);
+    if (in->kind == BP_INPUT_WALL)
+        return bp_check_wall_radius(in->v[4]);
     if (in->kind == BP_INPUT_WALL_END &&
         !(in->v[0] >= 0.0 && in->v[0] == floor(in->v[0]) && (in->v[1] == 0.0 || in->v[1] == 1.0)))
         return "wallend takes a wall number and an end, 0 or 1";
@@ -183,16 +188,18 @@ static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, i
     if (strcmp(tok[0], "end") == 0) {
         if (n != 2)
             return fail(err, err_size, name, line, "expected 'end STEP'", NULL);
-        if (!bp_parse_u64(tok[1], UINT64_MAX, &rp->end_step))
-            return fail(err, err_size, name, line, "bad step count", tok[1]);
+        if (!bp_parse_u64(tok[1], BP_STEPS_MAX, &rp->end_step))
+            return fail(err, err_size, name, line, "end step is not a count from 0 to 10^12",
+                        tok[1]);
         if (rp->end_step < last_step)
             return fail(err, err_size, name, line, "end comes before the last input", NULL);
         *ended = true;
         return 0;
     }
     bp_input in = {.line = line};
-    if (!bp_parse_u64(tok[0], UINT64_MAX, &in.step))
-        return fail(err, err_size, name, line, "expected a step number, got", tok[0]);
+    if (!bp_parse_u64(tok[0], BP_STEPS_MAX, &in.step))
+        return fail(err, err_size, name, line, "expected a step number from 0 to 10^12, got",
+                    tok[0]);
     if (in.step < last_step)
         return fail(err, err_size, name, line, "step goes backwards", tok[0]);
     if (n < 2)
@@ -291,40 +298,31 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
 int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size)
 {
     *rp = (bp_replay){0};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
-        return 2;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        len += fread(text + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        char *grown = cap < ((size_t)1 << 30) ? realloc(text, cap * 2) : NULL;
-        if (!grown) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = grown;
-        cap *= 2;
-    }
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!text) {
-        snprintf(err, err_size, "%s: out of memory (or larger than 1 GiB)", path);
-        return 1;
-    }
-    if (read_error) {
-        snprintf(err, err_size, "%s: read error", path);
-        free(text);
-        return 2;
-    }
-    int status = bp_replay_parse(rp, path, text, len, err, err_size);
+    char *text;
+    size_t len;
+    int status = bp_read_text_file(path, BP_TEXT_MAX_BYTES, &text, &len, err, err_size);
+    if (status)
+        return status;
+    status = bp_replay_parse(rp, path, text, len, err, err_size);
     free(text);
     return status;
+}
+
+int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const char *name,
+                          char *err, size_t err_size)
+{
+    for (size_t k = 0; k < rp->count; k++) {
+        const bp_input *in = &rp->inputs[k];
+        const char *why = NULL;
+        if (in->kind == BP_INPUT_SPAWN)
+            why = bp_check_ball_size(arena, in->v[2]);
+        else if (in->kind == BP_INPUT_WALL)
+            why = bp_check_wall_in_arena(arena,
+                                         &(bp_wall){in->v[0], in->v[1], in->v[2], in->v[3], in->v[4]});
+        if (why)
+            return fail(err, err_size, name, in->line, why, NULL);
+    }
+    return 0;
 }
 
 void bp_replay_free(bp_replay *rp)

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "params.h"
+
 typedef enum bp_input_kind {
     BP_INPUT_GRAB,
     BP_INPUT_MOVE,
@@ -91,6 +93,11 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
                     size_t err_size);
 /* Reads and parses a file (an unreadable file is bad input: 2). */
 int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size);
+/* Checks the inputs that must fit the arena, as a scene's balls and walls
+ * must: a spawned ball no larger than the arena, a wall's ends inside it.
+ * 0, or 2 with "NAME:LINE: message". */
+int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const char *name,
+                          char *err, size_t err_size);
 void bp_replay_free(bp_replay *rp);
 
 /* The next input due at step, or NULL when none is (then the caller steps). */

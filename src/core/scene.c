@@ -1,12 +1,13 @@
 #include "scene.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
+#include "limits.h"
 #include "numparse.h"
 #include "options.h"
+#include "textfile.h"
 
 /* Longest statement line we accept; anything longer is surely not a scene. */
 #define BP_SCENE_MAX_LINE 4096
@@ -103,17 +104,22 @@ static int parse_ball(bp_scene *scene, char *rest, const char *name, int line, c
     key_spec keys[] = {
         {"x", &b.x, true, false},   {"y", &b.y, true, false},   {"r", &b.r, false, false},
         {"vx", &b.vx, false, false}, {"vy", &b.vy, false, false}, {"m", &b.mass, false, false},
+        {"w", &b.w, false, false},   {"angle", &b.angle, false, false},
     };
     int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
     if (rc)
         return rc;
-    if (!(b.r >= 0.5 && b.r <= 10000.0))
-        return line_error(err, err_size, name, line, "ball radius must be 0.5..10000 px", NULL);
-    if (!(b.vx * b.vx + b.vy * b.vy <= 1e14))
-        return line_error(err, err_size, name, line, "ball speed must be at most 10^7 px/s",
-                          NULL);
-    if (keys[5].seen && !(b.mass > 0.0 && b.mass <= 1e12))
-        return line_error(err, err_size, name, line, "ball mass must be in (0, 10^12]", NULL);
+    const char *why = bp_check_radius(b.r);
+    if (!why)
+        why = bp_check_velocity(b.vx, b.vy);
+    if (!why && keys[5].seen)
+        why = bp_check_mass(b.mass);
+    if (!why)
+        why = bp_check_spin(b.w);
+    if (!why)
+        why = bp_check_angle(b.angle);
+    if (why)
+        return line_error(err, err_size, name, line, why, NULL);
     if (scene->ball_count >= BP_SCENE_MAX_BALLS)
         return line_error(err, err_size, name, line, "too many balls", NULL);
     if (!bp_reserve((void **)&scene->balls, &scene->ball_capacity, scene->ball_count + 1,
@@ -137,8 +143,9 @@ static int parse_wall(bp_scene *scene, char *rest, const char *name, int line, c
     int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
     if (rc)
         return rc;
-    if (!(w.wall.r >= 0.0 && w.wall.r <= 10000.0))
-        return line_error(err, err_size, name, line, "wall radius must be 0..10000 px", NULL);
+    const char *why = bp_check_wall_radius(w.wall.r);
+    if (why)
+        return line_error(err, err_size, name, line, why, NULL);
     if (scene->wall_count >= BP_SCENE_MAX_WALLS)
         return line_error(err, err_size, name, line, "too many walls", NULL);
     if (!bp_reserve((void **)&scene->walls, &scene->wall_capacity, scene->wall_count + 1,
@@ -196,51 +203,13 @@ int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *er
 
 int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open scene: %s", path, strerror(errno));
-        return 2;
-    }
-    size_t size = 0, capacity = 0;
-    char *text = NULL;
-    int rc = 0;
-    for (;;) {
-        if (size + 4096 + 1 > capacity) {
-            size_t grown = capacity ? capacity * 2 : 8192;
-            if (grown > (size_t)512 << 20) {
-                snprintf(err, err_size, "%s: scene file larger than 512 MiB", path);
-                rc = 2;
-                break;
-            }
-            char *p = realloc(text, grown);
-            if (!p) {
-                snprintf(err, err_size, "%s: out of memory", path);
-                rc = 1;
-                break;
-            }
-            text = p;
-            capacity = grown;
-        }
-        size_t got = fread(text + size, 1, 4096, f);
-        size += got;
-        if (got < 4096) {
-            if (ferror(f)) {
-                snprintf(err, err_size, "%s: cannot read scene: %s", path, strerror(errno));
-                rc = 2;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (rc == 0) {
-        if (memchr(text, '\0', size)) {
-            snprintf(err, err_size, "%s: not a text file", path);
-            rc = 2;
-        } else {
-            text[size] = '\0';
-            rc = bp_scene_parse(scene, path, text, err, err_size);
-        }
-    }
+    *scene = (bp_scene){.params = bp_params_default()};
+    char *text;
+    size_t len;
+    int rc = bp_read_text_file(path, BP_TEXT_MAX_BYTES, &text, &len, err, err_size);
+    if (rc)
+        return rc;
+    rc = bp_scene_parse(scene, path, text, err, err_size);
     free(text);
     return rc;
 }
@@ -248,13 +217,11 @@ int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size)
 int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
                    size_t err_size)
 {
-    double w = world->params.width, h = world->params.height;
     for (size_t i = 0; i < scene->wall_count; i++) {
         const bp_wall *wall = &scene->walls[i].wall;
-        if (!(wall->x1 >= 0 && wall->x1 <= w && wall->x2 >= 0 && wall->x2 <= w &&
-              wall->y1 >= 0 && wall->y1 <= h && wall->y2 >= 0 && wall->y2 <= h))
-            return line_error(err, err_size, name, scene->walls[i].line,
-                              "wall end lies outside the arena", NULL);
+        const char *why = bp_check_wall_in_arena(&world->params, wall);
+        if (why)
+            return line_error(err, err_size, name, scene->walls[i].line, why, NULL);
         if (!bp_world_add_wall(world, *wall)) {
             snprintf(err, err_size, "%s: out of memory", name);
             return 1;
@@ -262,16 +229,16 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
     }
     for (size_t i = 0; i < scene->ball_count; i++) {
         const bp_scene_ball *b = &scene->balls[i];
-        if (!(b->x >= 0 && b->x <= w && b->y >= 0 && b->y <= h))
-            return line_error(err, err_size, name, b->line, "ball centre lies outside the arena",
-                              NULL);
-        if (2.0 * b->r > w || 2.0 * b->r > h)
-            return line_error(err, err_size, name, b->line, "ball is larger than the arena",
-                              NULL);
+        const char *why = bp_check_ball_in_arena(&world->params, b->x, b->y, b->r);
+        if (why)
+            return line_error(err, err_size, name, b->line, why, NULL);
         if (bp_world_add_ball(world, b->x, b->y, b->vx, b->vy, b->r, b->mass) < 0) {
             snprintf(err, err_size, "%s: out of memory", name);
             return 1;
         }
+        /* A new ball goes last in the arrays. */
+        world->angle[world->count - 1] = b->angle;
+        world->w[world->count - 1] = b->w;
     }
     return 0;
 }
@@ -295,8 +262,9 @@ bool bp_scene_save(const bp_world *world, FILE *out)
         int64_t i = bp_world_index_of(world, id);
         if (i < 0)
             continue;
-        fprintf(out, "ball x=%.17g y=%.17g r=%.17g vx=%.17g vy=%.17g m=%.17g\n", world->x[i],
-                world->y[i], world->r[i], world->vx[i], world->vy[i], world->mass[i]);
+        fprintf(out, "ball x=%.17g y=%.17g r=%.17g vx=%.17g vy=%.17g m=%.17g w=%.17g angle=%.17g\n",
+                world->x[i], world->y[i], world->r[i], world->vx[i], world->vy[i], world->mass[i],
+                world->w[i], world->angle[i]);
     }
     return fflush(out) == 0 && !ferror(out);
 }

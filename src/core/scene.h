@@ -12,7 +12,8 @@
 
 typedef struct bp_scene_ball {
     double x, y, vx, vy, r;
-    double mass; /* <= 0: the default, r^2 */
+    double mass;     /* <= 0: the default, r^2 */
+    double angle, w; /* rotation, rad, and angular velocity, rad/s (default 0) */
     int line;    /* where it was given, for later messages */
 } bp_scene_ball;
 

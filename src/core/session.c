@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "limits.h"
 #include "query.h"
 #include "setup.h"
 #include "walls.h"
@@ -280,6 +281,10 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         status = reset(s, err, err_size);
         break;
     case BP_INPUT_SPAWN:
+        /* A ball the arena cannot hold is not made, nor recorded: a scene
+         * or a recording holding it is refused. */
+        if (bp_check_ball_size(&s->world->params, v[2]))
+            return 0;
         status = spawn(s, v[0], v[1], v[2], err, err_size);
         break;
     case BP_INPUT_DELETE:
@@ -304,6 +309,12 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         wall_end(s, v[0], v[1], v[2], v[3]);
         break;
     case BP_INPUT_WALL:
+        /* Ends drawn outside the arena come to its edge, and are recorded
+         * so: a scene or a recording may not put them outside. */
+        for (int k = 0; k < 4; k++) {
+            double hi = k % 2 ? s->world->params.height : s->world->params.width;
+            in->v[k] = in->v[k] < 0.0 ? 0.0 : in->v[k] > hi ? hi : in->v[k];
+        }
         if (!bp_world_add_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
             snprintf(err, err_size, "wall: out of memory");
             status = 1;

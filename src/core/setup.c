@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "limits.h"
 #include "scene.h"
 #include "scenepath.h"
 #include "spawn.h"
@@ -51,6 +52,15 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
         return NULL;
     }
     world->threads = opts->threads;
+    /* The window spawns balls of --radius too, scene or not. */
+    if (bp_check_ball_size(&params, opts->radius_max)) {
+        snprintf(err, err_size, "--radius: %g px balls do not fit a %gx%g arena", opts->radius_max,
+                 params.width, params.height);
+        bp_scene_free(&scene);
+        bp_world_destroy(world);
+        *status = 2;
+        return NULL;
+    }
     *status = bp_scene_build(&scene, scene_path, world, err, err_size);
     if (*status == 0 && scene.ball_count == 0)
         *status = bp_spawn_random(world, opts->balls, opts->radius_min, opts->radius_max,

@@ -1,0 +1,57 @@
+#include "limits.h"
+
+#include <math.h>
+
+const char *bp_check_radius(double r)
+{
+    return r >= BP_RADIUS_MIN && r <= BP_RADIUS_MAX ? NULL
+                                                     : "ball radius must be 0.5..10000 px";
+}
+
+const char *bp_check_velocity(double vx, double vy)
+{
+    /* Each part first, so that the sum of squares cannot overflow. */
+    if (fabs(vx) <= BP_SPEED_MAX && fabs(vy) <= BP_SPEED_MAX &&
+        vx * vx + vy * vy <= BP_SPEED_MAX * BP_SPEED_MAX)
+        return NULL;
+    return "ball speed must be at most 10^7 px/s";
+}
+
+const char *bp_check_mass(double m)
+{
+    return m >= BP_MASS_MIN && m <= BP_MASS_MAX ? NULL : "ball mass must be 1e-9..1e12";
+}
+
+const char *bp_check_spin(double w)
+{
+    return fabs(w) <= BP_SPIN_MAX ? NULL : "ball spin w must be within +-1e9 rad/s";
+}
+
+const char *bp_check_angle(double angle)
+{
+    return fabs(angle) <= BP_ANGLE_MAX ? NULL : "ball angle must be within +-1e12 rad";
+}
+
+const char *bp_check_wall_radius(double r)
+{
+    return r >= 0.0 && r <= BP_WALL_RADIUS_MAX ? NULL : "wall radius must be 0..10000 px";
+}
+
+const char *bp_check_ball_size(const bp_params *p, double r)
+{
+    return 2.0 * r <= p->width && 2.0 * r <= p->height ? NULL : "ball is larger than the arena";
+}
+
+const char *bp_check_ball_in_arena(const bp_params *p, double x, double y, double r)
+{
+    if (!(x >= 0.0 && x <= p->width && y >= 0.0 && y <= p->height))
+        return "ball centre lies outside the arena";
+    return bp_check_ball_size(p, r);
+}
+
+const char *bp_check_wall_in_arena(const bp_params *p, const bp_wall *w)
+{
+    bool inside = w->x1 >= 0.0 && w->x1 <= p->width && w->x2 >= 0.0 && w->x2 <= p->width &&
+                  w->y1 >= 0.0 && w->y1 <= p->height && w->y2 >= 0.0 && w->y2 <= p->height;
+    return inside ? NULL : "wall end lies outside the arena";
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Hostile input found by fuzzing and by hand-made extreme runs: each case
+is refused with exit 2 and one line on stderr naming the option or
+FILE:LINE (no dump left behind), or it runs correctly.
+
+- the same limits for a ball's values from a scene, a recording or the
+  command line (a recorded spawn of radius 5000 is refused like a scene's);
+- masses whose reciprocal would overflow (m=1e-309), spins and angles out
+  of range;
+- recordings and scenes that are devices, binary or oversized files, found
+  out without reading them whole; an `end` beyond 10^12 steps;
+- no balls at all is a correct run.
+
+usage: cli_hostile_input.py PATH/TO/ballpit   (TAP on stdout)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from taplib import check, done
+
+BALLPIT = os.path.abspath(sys.argv[1])
+
+
+def run(args, cwd, timeout=30):
+    return subprocess.run([BALLPIT] + args, cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def write(cwd, name, text, mode="w"):
+    with open(os.path.join(cwd, name), mode) as f:
+        f.write(text)
+    return name
+
+
+def expect_bad(args, must_name, what, cwd, timeout=30):
+    args = args + ["--headless", "--steps", "5", "--dump", "dumpdir"]
+    start = time.monotonic()
+    try:
+        p = run(args, cwd, timeout)
+    except subprocess.TimeoutExpired:
+        check(False, what, "timed out: %r" % args)
+        return None
+    lines = p.stderr.splitlines()
+    ok = (p.returncode == 2 and len(lines) == 1 and must_name in lines[0] and p.stdout == ""
+          and not os.path.exists(os.path.join(cwd, "dumpdir")))
+    check(ok, what, "args %r\nexit %d, stdout %r, stderr %r" % (
+        args, p.returncode, p.stdout, p.stderr))
+    return time.monotonic() - start
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        # Scenes: one set of limits for a ball's values.
+        scenes = [
+            ("ball x=100 y=100 m=1e-309\n", "a mass whose reciprocal overflows (1e-309)"),
+            ("ball x=100 y=100 m=1e-320\n", "a subnormal mass"),
+            ("ball x=100 y=100 m=0\n", "a mass of 0"),
+            ("ball x=100 y=100 m=1e13\n", "a mass above 1e12"),
+            ("ball x=100 y=100 r=0.1\n", "a radius below 0.5"),
+            ("ball x=100 y=100 vx=1e200 vy=1e200\n", "a speed whose square overflows"),
+            ("ball x=100 y=100 w=1e10\n", "a spin above 1e9 rad/s"),
+            ("ball x=100 y=100 w=inf\n", "an infinite spin"),
+            ("ball x=100 y=100 angle=nan\n", "a NaN angle"),
+            ("ball x=100 y=100 angle=1e13\n", "an angle beyond 1e12 rad"),
+            ("wall x1=0 y1=0 x2=10 y2=10 r=-1\n", "a negative wall radius"),
+        ]
+        for k, (text, what) in enumerate(scenes):
+            name = write(tmp, "s%d.scene" % k, "# line one\n" + text)
+            expect_bad(["--scene", name], "%s:2:" % name, "scene: " + what, tmp)
+        name = write(tmp, "spin.scene", "ball x=100 y=100 r=10 w=-3.5 angle=1e-300\n")
+        p = run(["--scene", name, "--headless", "--steps", "1"], tmp)
+        check(p.returncode == 0, "scene: a finite spin and a tiny angle are accepted", p.stderr)
+
+        # Recordings: the same limits, and the arena's.
+        head = "ballpit-input 1\n"
+        recordings = [
+            ("1 spawn 400 300 5000\nend 5\n", "a spawn larger than the arena (r 5000)"),
+            ("1 spawn 400 300 0.1\nend 5\n", "a spawn radius below 0.5"),
+            ("1 spawn 1e300 300 10\nend 5\n", "a spawn at an absurd position"),
+            ("1 release 2e7 0\nend 5\n", "a release faster than 10^7 px/s"),
+            ("1 wall 0 0 5000 10 2\nend 5\n", "a wall end outside the arena"),
+            ("1 wall 0 0 10 10 20000\nend 5\n", "a wall radius above 10000"),
+            ("end 18446744073709551615\n", "an end of 2^64-1 steps"),
+            ("end 1000000000001\n", "an end beyond 10^12 steps"),
+            ("1000000000001 pause\nend 1000000000001\n", "an input beyond 10^12 steps"),
+        ]
+        for k, (text, what) in enumerate(recordings):
+            name = write(tmp, "r%d.rec" % k, head + text)
+            expect_bad(["--replay", name], "%s:2:" % name, "recording: " + what, tmp)
+        name = write(tmp, "ok.rec", head + "1 spawn 400 300 300\n1 wall 0 0 10 768 2\nend 3\n")
+        p = run(["--replay", name, "--headless", "--balls", "0"], tmp)
+        check(p.returncode == 0, "recording: a spawn that fits and a wall inside are replayed",
+              p.stderr)
+
+        # Files that are not scenes or recordings, found out early.
+        write(tmp, "binary.bin", b"ballpit-input 1\n\x00\x01\x02" * 1000, "wb")
+        big = os.path.join(tmp, "big.txt")
+        with open(big, "wb") as f:
+            f.truncate(600 << 20)  # sparse: no disk used, 600 MiB long
+        for option in ("--scene", "--replay"):
+            for path, what in (("/dev/zero", "/dev/zero"), ("binary.bin", "a binary file"),
+                               ("big.txt", "a 600 MiB file")):
+                took = expect_bad([option, path], path, "%s %s: refused" % (option, what), tmp)
+                check(took is not None and took < 5.0,
+                      "%s %s: refused within 5 s (nothing like the whole file read)"
+                      % (option, what), "took %s s" % took)
+
+        # The command line's radius obeys the arena too: the window spawns it.
+        expect_bad(["--balls", "0", "--radius", "500"], "--radius",
+                   "option: --radius larger than the arena, even without random balls", tmp)
+
+        # No balls at all is a run like any other.
+        p = run(["--balls", "0", "--headless", "--steps", "10", "--dump", "empty"], tmp)
+        with open(os.path.join(tmp, "empty", "frames.csv")) as f:
+            rows = f.read().splitlines()
+        check(p.returncode == 0 and p.stderr == "" and len(rows) == 1,
+              "--balls 0 --headless runs, exit 0, a dump of the header alone",
+              "exit %d stderr %r rows %d" % (p.returncode, p.stderr, len(rows)))
+    return done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
