@@ -14,6 +14,7 @@ FILE:LINE (no dump left behind), or it runs correctly.
 usage: cli_hostile_input.py PATH/TO/ballpit   (TAP on stdout)
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,10 +45,12 @@ def expect_bad(args, must_name, what, cwd, timeout=30):
         check(False, what, "timed out: %r" % args)
         return None
     lines = p.stderr.splitlines()
+    dumped = os.path.exists(os.path.join(cwd, "dumpdir"))
+    shutil.rmtree(os.path.join(cwd, "dumpdir"), ignore_errors=True)
     ok = (p.returncode == 2 and len(lines) == 1 and must_name in lines[0] and p.stdout == ""
-          and not os.path.exists(os.path.join(cwd, "dumpdir")))
-    check(ok, what, "args %r\nexit %d, stdout %r, stderr %r" % (
-        args, p.returncode, p.stdout, p.stderr))
+          and not dumped)
+    check(ok, what, "args %r\nexit %d, stdout %r, stderr %r, dump made: %s" % (
+        args, p.returncode, p.stdout, p.stderr, dumped))
     return time.monotonic() - start
 
 
