@@ -79,6 +79,32 @@ def main():
                         "raycast: from inside ball 0, it at distance 0, then the floor (id 2)",
                         p.stdout + p.stderr))
 
+        # The direction's length does not matter, however small or large:
+        # it is scaled before it is squared.
+        base = run(ballpit, "--scene", scene, "--raycast", "20,100,1,0").stdout
+        for d in ["1e-160,0", "1e155,0", "1e-320,0", "1e308,0", "3,-0"]:
+            p = run(ballpit, "--scene", scene, "--raycast", "20,100," + d)
+            results.append((p.returncode == 0 and p.stdout == base and "nan" not in p.stdout,
+                            "raycast: direction (%s) gives exactly the hits of (1,0)" % d,
+                            p.stdout + p.stderr))
+        # An origin outside the arena is refused, not reported as a hit on it.
+        for origin in ["-1e155,100", "500,100", "100,-0.5", "1e308,1e308"]:
+            p = run(ballpit, "--scene", scene, "--raycast", origin + ",1,0")
+            results.append((p.returncode == 2 and p.stdout == "" and
+                            len(p.stderr.splitlines()) == 1 and "--raycast" in p.stderr and
+                            "outside the arena" in p.stderr,
+                            "raycast: origin (%s) outside the 400x300 arena exits 2" % origin,
+                            "status %d, stderr %r" % (p.returncode, p.stderr)))
+        p = run(ballpit, "--scene", scene, "--raycast", "400,300,-1,-1")
+        results.append((p.returncode == 0 and "nan" not in p.stdout and p.stdout != "",
+                        "raycast: an origin on the arena's corner is inside", p.stdout + p.stderr))
+        # --steps does not apply: said on stderr, the hits unchanged.
+        p = run(ballpit, "--scene", scene, "--raycast", "20,100,1,0", "--steps", "100")
+        results.append((p.returncode == 0 and p.stdout == base and
+                        len(p.stderr.splitlines()) == 1 and "--steps does not apply" in p.stderr,
+                        "raycast: with --steps, one line says it does not apply; hits unchanged",
+                        "status %d, stderr %r" % (p.returncode, p.stderr)))
+
         for bad in ["1,2,3", "1,2,0,0", "1,2,nan,1", "a,b,c,d"]:
             p = run(ballpit, "--scene", scene, "--raycast", bad)
             results.append((p.returncode == 2 and p.stdout == "" and "--raycast" in p.stderr,

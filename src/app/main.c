@@ -45,6 +45,17 @@ int main(int argc, char **argv)
         return status;
     }
     if (opts.raycast_set) {
+        const char *why = bp_raycast_check(world, opts.ray);
+        if (why) {
+            fprintf(stderr, "ballpit: --raycast: %s (%gx%g)\n", why, world->params.width,
+                    world->params.height);
+            bp_world_destroy(world);
+            return 2;
+        }
+        /* The ray meets the world as it starts; nothing is stepped. */
+        if (opts.steps_set)
+            fprintf(stderr, "ballpit: note: --steps does not apply to --raycast (the ray is "
+                            "cast into the starting state)\n");
         status = bp_raycast_report(world, opts.ray, stdout);
         if (status)
             fprintf(stderr, "ballpit: --raycast: out of memory or cannot write\n");

@@ -91,13 +91,40 @@ static bool push(bp_ray_hit **list, size_t *count, size_t *capacity, bp_ray_hit 
     return true;
 }
 
+/* The unit vector along (dx, dy), scaled by its larger part before the
+ * squares are taken, so that neither 1e-160 nor 1e155 under- or overflows:
+ * (1e-160, 0) gives exactly what (1, 0) gives. false for a zero or
+ * non-finite direction. */
+static bool unit(double dx, double dy, double *ux, double *uy)
+{
+    double s = fmax(fabs(dx), fabs(dy));
+    if (!(s > 0.0) || !isfinite(s))
+        return false;
+    dx /= s;
+    dy /= s;
+    double len = sqrt(dx * dx + dy * dy);
+    *ux = dx / len;
+    *uy = dy / len;
+    return true;
+}
+
+const char *bp_raycast_check(const bp_world *world, const double ray[4])
+{
+    double ux, uy;
+    if (!unit(ray[2], ray[3], &ux, &uy))
+        return "the direction must be finite and not zero";
+    if (!(ray[0] >= 0.0 && ray[0] <= world->params.width && ray[1] >= 0.0 &&
+          ray[1] <= world->params.height))
+        return "the origin lies outside the arena";
+    return NULL;
+}
+
 size_t bp_raycast(const bp_world *world, double ox, double oy, double dx, double dy,
                   double max_dist, bp_ray_hit *hits, size_t max_hits)
 {
-    double len = sqrt(dx * dx + dy * dy);
-    if (!(len > 0.0) || !(max_dist >= 0.0))
+    double ux, uy;
+    if (!unit(dx, dy, &ux, &uy) || !(max_dist >= 0.0) || !isfinite(ox) || !isfinite(oy))
         return 0;
-    double ux = dx / len, uy = dy / len;
     bp_ray_hit *list = NULL, h;
     size_t count = 0, capacity = 0;
     bool ok = true;
@@ -214,10 +241,9 @@ static void consider_ball(const bp_world *world, size_t i, double ox, double oy,
 bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, double dy,
                       double max_dist, double rr, int64_t ignore_id, bp_ray_hit *hit)
 {
-    double len = sqrt(dx * dx + dy * dy);
-    if (!(len > 0.0) || !(max_dist >= 0.0))
+    double ux, uy;
+    if (!unit(dx, dy, &ux, &uy) || !(max_dist >= 0.0) || !isfinite(ox) || !isfinite(oy))
         return false;
-    double ux = dx / len, uy = dy / len;
     bool found = false;
     for (size_t i = 0; i < world->count; i++)
         consider_ball(world, i, ox, oy, ux, uy, max_dist, rr, ignore_id, hit, &found);

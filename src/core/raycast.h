@@ -28,7 +28,7 @@ typedef struct bp_ray_hit {
 /* "ball", "wall" or "arena". */
 const char *bp_hit_kind_name(bp_hit_kind kind);
 
-/* Casts a ray from (ox,oy) along (dx,dy) (any nonzero length) for up to
+/* Casts a ray from (ox,oy) along (dx,dy) (any nonzero finite length) for up to
  * max_dist px, or to the nearest arena side it reaches (nothing lies beyond),
  * and collects every ball, wall and side it enters, at the entry point,
  * nearest first (ties: balls, walls, sides, then by id). A ray
@@ -37,6 +37,11 @@ const char *bp_hit_kind_name(bp_hit_kind kind);
  * are in all, or SIZE_MAX when memory runs out. */
 size_t bp_raycast(const bp_world *world, double ox, double oy, double dx, double dy,
                   double max_dist, bp_ray_hit *hits, size_t max_hits);
+
+/* Why the ray {x, y, dx, dy} cannot be cast in this world (a message), or
+ * NULL: the origin must lie in the arena (a ray from outside would report
+ * the side it starts beyond), the direction be finite and not zero. */
+const char *bp_raycast_check(const bp_world *world, const double ray[4]);
 
 /* The --raycast report: casts ray = {x, y, dx, dy} without a length limit
  * and prints one line per hit, `hit kind=K id=N dist=D x=X y=Y nx=NX
