@@ -14,6 +14,7 @@ FILE:LINE (no dump left behind), or it runs correctly.
 usage: cli_hostile_input.py PATH/TO/ballpit   (TAP on stdout)
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,6 +115,28 @@ def main():
         # The command line's radius obeys the arena too: the window spawns it.
         expect_bad(["--balls", "0", "--radius", "500"], "--radius",
                    "option: --radius larger than the arena, even without random balls", tmp)
+
+        # Balls that do not fit: the message says what would, and it does.
+        for args in (["--balls", "100000"], ["--balls", "1250", "--radius", "10"],
+                     ["--balls", "20", "--radius", "300"], ["--balls", "3000", "--radius", "4:12",
+                                                           "--arena", "300x200"]):
+            p = run(args + ["--headless", "--steps", "1"], tmp, timeout=120)
+            arena = re.search(r"try --arena (\d+x\d+)", p.stderr)
+            most = re.search(r"at most (\d+) balls", p.stderr)
+            check(p.returncode == 2 and "--balls" in p.stderr and arena is not None,
+                  "fit: %s is refused and names an --arena that would hold them" % " ".join(args),
+                  p.stderr)
+            if arena:
+                q = run(args + ["--arena", arena.group(1), "--headless", "--steps", "1"], tmp,
+                        timeout=120)
+                check(q.returncode == 0, "fit: ... and with --arena %s it runs" % arena.group(1),
+                      q.stderr)
+            if most:
+                fewer = list(args)
+                fewer[1] = most.group(1)
+                q = run(fewer + ["--headless", "--steps", "1"], tmp, timeout=120)
+                check(q.returncode == 0, "fit: ... and so do the %s balls it says fit"
+                      % most.group(1), q.stderr)
 
         # No balls at all is a run like any other.
         p = run(["--balls", "0", "--headless", "--steps", "10", "--dump", "empty"], tmp)

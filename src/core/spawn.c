@@ -51,6 +51,33 @@ static bool fits(const bp_world *world, const placement_grid *g, double x, doubl
     return true;
 }
 
+/* Random placement finds room quickly up to this cover (it jams near 55%):
+ * what the advice after a failure aims for. */
+#define BP_SPAWN_EASY_COVER 0.35
+
+/* Advice for balls that did not fit: an arena of the same shape in which
+ * count of them cover BP_SPAWN_EASY_COVER (if one within the largest allowed
+ * arena holds them), and how many cover that much of this one (at most
+ * placed, the number that did go in). */
+static void fit_advice(const bp_world *world, uint64_t count, double r_max, double mean_area,
+                       uint64_t placed, char *out, size_t out_size)
+{
+    double w = world->params.width, h = world->params.height;
+    double scale = sqrt((double)count * mean_area / (BP_SPAWN_EASY_COVER * w * h));
+    double aw = ceil(fmax(w * scale, 2.0 * r_max)), ah = ceil(fmax(h * scale, 2.0 * r_max));
+    double fit = floor(BP_SPAWN_EASY_COVER * w * h / mean_area);
+    uint64_t most = fit < (double)placed ? (uint64_t)fit : placed;
+    char arena[96] = "";
+    if (aw <= 1e6 && ah <= 1e6)
+        snprintf(arena, sizeof arena, "--arena %.0fx%.0f, or ", aw, ah);
+    if (most > 0)
+        snprintf(out, out_size, ": try %sat most %llu balls", arena, (unsigned long long)most);
+    else if (arena[0])
+        snprintf(out, out_size, ": try --arena %.0fx%.0f", aw, ah);
+    else
+        snprintf(out, out_size, ": try smaller balls");
+}
+
 int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max, uint64_t seed,
                     char *err, size_t err_size)
 {
@@ -66,10 +93,12 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
      * the tries, so one ball that just fits is placed. */
     double mean_area = BP_PI * (r_min * r_min + r_min * r_max + r_max * r_max) / 3.0;
     if (count > 16 && (double)count * mean_area > 0.5 * w * h) {
+        char advice[160];
+        fit_advice(world, count, r_max, mean_area, count, advice, sizeof advice);
         snprintf(err, err_size,
                  "--balls: %llu balls of radius %g..%g px cannot fit a %gx%g arena without "
-                 "overlapping",
-                 (unsigned long long)count, r_min, r_max, w, h);
+                 "overlapping%s",
+                 (unsigned long long)count, r_min, r_max, w, h, advice);
         return 2;
     }
 
@@ -124,10 +153,12 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
             placed = true;
         }
         if (!placed && rc == 0) {
+            char advice[160];
+            fit_advice(world, count, r_max, mean_area, k, advice, sizeof advice);
             snprintf(err, err_size,
                      "--balls: only %llu of %llu balls of radius %g..%g px fit the %gx%g arena "
-                     "without overlapping",
-                     (unsigned long long)k, (unsigned long long)count, r_min, r_max, w, h);
+                     "without overlapping%s",
+                     (unsigned long long)k, (unsigned long long)count, r_min, r_max, w, h, advice);
             rc = 2;
         }
     }
