@@ -138,6 +138,11 @@ def main():
                 check(q.returncode == 0, "fit: ... and so do the %s balls it says fit"
                       % most.group(1), q.stderr)
 
+        # ... but the default radius does not stop a small scene from loading.
+        name = write(tmp, "thin.scene", "world w=400 h=16\nball x=100 y=8 r=4\n")
+        p = run(["--scene", name, "--headless", "--steps", "2"], tmp)
+        check(p.returncode == 0, "scene: a 16 px high arena loads without --radius", p.stderr)
+
         # No balls at all is a run like any other.
         p = run(["--balls", "0", "--headless", "--steps", "10", "--dump", "empty"], tmp)
         with open(os.path.join(tmp, "empty", "frames.csv")) as f:

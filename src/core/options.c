@@ -200,6 +200,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
                 return fail(err, err_size, name, v, "must lie in 0.5..10000 px with MIN <= MAX");
             opts->radius_min = lo;
             opts->radius_max = hi;
+            opts->radius_set = true;
             break;
         }
         case OPT_GRAVITY:

@@ -28,6 +28,7 @@ typedef struct bp_options {
     unsigned params_set;     /* BP_SET_* */
     uint64_t balls;          /* random balls when no scene gives balls */
     double radius_min, radius_max; /* px */
+    bool radius_set;         /* --radius was given */
     uint64_t seed;
     const char *scene_path;
     uint64_t steps;          /* stop after this many steps ... */

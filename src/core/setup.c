@@ -52,8 +52,9 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
         return NULL;
     }
     world->threads = opts->threads;
-    /* The window spawns balls of --radius too, scene or not. */
-    if (bp_check_ball_size(&params, opts->radius_max)) {
+    /* The window spawns balls of a given --radius too, scene or not (the
+     * default radius, in a small scene's arena, only spawns what fits). */
+    if (opts->radius_set && bp_check_ball_size(&params, opts->radius_max)) {
         snprintf(err, err_size, "--radius: %g px balls do not fit a %gx%g arena", opts->radius_max,
                  params.width, params.height);
         bp_scene_free(&scene);
