@@ -68,6 +68,8 @@ def format_and_every(tmp):
     header, frames, problems = parse_frames(text)
     check(header[:8] == FIXED_COLUMNS, "format: header starts frame,t,id,x,y,vx,vy,r",
           ",".join(header))
+    check(header[8:10] == ["angle", "w"], "format: the rotation's columns angle,w follow r",
+          ",".join(header))
     check(not problems, "format: every row has every field, frames ascending", problems)
     check(sorted(frames) == [0, 5, 10, 15, 20],
           "format: --dump-every 5 --steps 23 dumps frames 0,5,10,15,20", sorted(frames))
@@ -84,6 +86,28 @@ def format_and_every(tmp):
     inside = all(float(r[7]) <= float(r[3]) <= 1024 - float(r[7]) and
                  float(r[7]) <= float(r[4]) <= 768 - float(r[7]) for r in frames[0])
     check(inside, "format: frame 0 holds the initial state inside the arena")
+
+
+def rotation(tmp):
+    # A scene's w= and angle= reach the dump exactly (printed to round-trip).
+    scene = os.path.join(tmp, "spin.scene")
+    with open(scene, "w") as f:
+        f.write("world w=300 h=200 gravity=0\n"
+                "ball x=50 y=50 r=10 w=-0.30000000000000004 angle=2.5e-7\n"
+                "ball x=150 y=50 r=10\n")
+    p = run(["--headless", "--steps", "0", "--scene", scene, "--dump", "spin"], tmp)
+    text = read_bytes(os.path.join(tmp, "spin", "frames.csv")).decode("ascii") \
+        if p.returncode == 0 else ""
+    header, frames, problems = parse_frames(text) if text else ([], {}, ["no dump"])
+    col = {name: k for k, name in enumerate(header)}
+    ok = not problems and "angle" in col and "w" in col and len(frames.get(0, [])) == 2
+    if ok:
+        first, second = frames[0]
+        ok = (float(first[col["w"]]) == -0.30000000000000004 and
+              float(first[col["angle"]]) == 2.5e-7 and round_trips(first[col["w"]]) and
+              float(second[col["w"]]) == 0.0 and float(second[col["angle"]]) == 0.0)
+    check(ok, "rotation: a scene's w= and angle= are frame 0's w and angle, bit for bit; "
+          "0 without them", p.stderr + text[:300])
 
 
 def determinism(tmp):
@@ -150,6 +174,7 @@ def stop_by_signal(tmp, signo, name):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         format_and_every(tmp)
+        rotation(tmp)
         determinism(tmp)
         stop_by_signal(tmp, signal.SIGINT, "SIGINT")
         stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden dump: tests/golden/small.scene run for 240 steps must reproduce the
 checked-in tests/golden/small.frames.csv to 1e-6 (relative, or absolute below
-1) on every number of the fixed columns frame,t,id,x,y,vx,vy,r.
+1) on every number of the fixed columns frame,t,id,x,y,vx,vy,r,angle,w.
 
 Why 1e-6: the run is deterministic, so on one machine the bytes match
 exactly; across compilers and libm versions only rounding differs (one ulp
@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCENE = os.path.join(HERE, "golden", "small.scene")
 GOLDEN = os.path.join(HERE, "golden", "small.frames.csv")
 STEPS = "240"
-FIXED_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r"]
+FIXED_COLUMNS = ["frame", "t", "id", "x", "y", "vx", "vy", "r", "angle", "w"]
 TOLERANCE = 1e-6
 
 
@@ -65,8 +65,8 @@ def main():
         if p.returncode == 0:
             header, got = fixed_rows(produced)
             _, want = fixed_rows(GOLDEN)
-            results.append((header[:8] == FIXED_COLUMNS, "golden: header starts with the fixed "
-                            "columns", ",".join(header)))
+            results.append((header[:10] == FIXED_COLUMNS, "golden: header starts with the fixed "
+                            "columns, angle and w right after r", ",".join(header)))
             results.append((len(got) == len(want), "golden: 241 frames of 6 balls, as checked "
                             "in", "%d rows, want %d" % (len(got), len(want))))
             worst, where = 0.0, None

@@ -60,7 +60,7 @@ bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
         return false;
     }
     free(path);
-    if (fputs("frame,t,id,x,y,vx,vy,r,grounded\n", dump->csv) == EOF) {
+    if (fputs("frame,t,id,x,y,vx,vy,r,angle,w,grounded\n", dump->csv) == EOF) {
         snprintf(err, err_size, "%s/frames.csv: write failed: %s", dir, strerror(errno));
         fclose(dump->csv);
         free(dump->dir);
@@ -78,8 +78,9 @@ bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long fram
         int64_t i = bp_world_index_of(world, id);
         if (i < 0)
             continue;
-        if (fprintf(dump->csv, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", frame, t, id,
-                    world->x[i], world->y[i], world->vx[i], world->vy[i], world->r[i],
+        if (fprintf(dump->csv, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n",
+                    frame, t, id, world->x[i], world->y[i], world->vx[i], world->vy[i],
+                    world->r[i], world->angle[i], world->w[i],
                     (world->flags[i] & BP_BALL_GROUNDED) ? 1 : 0) < 0) {
             snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir,
                      strerror(errno));

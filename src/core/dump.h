@@ -1,5 +1,6 @@
 /* The frame dump (--dump; format in docs/cli.md): DIR/frames.csv, one row per ball per dumped
- * step, in id order, numbers that round-trip. */
+ * step, in id order, numbers that round-trip. Columns: frame,t,id,x,y,vx,vy,r, then the
+ * rotation's angle and w, then grounded. */
 #ifndef BP_DUMP_H
 #define BP_DUMP_H
 

@@ -1,0 +1,178 @@
+/* Scene files and the limits they share with recordings and the command
+ * line: the rotation keys (w=, angle=), a saved scene that loads back to
+ * the same bits, and one verdict for a value whichever way it comes in. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "replay.h"
+#include "scene.h"
+#include "tap.h"
+
+static bp_world *build(const char *text, char *err, size_t err_size)
+{
+    bp_scene scene;
+    if (bp_scene_parse(&scene, "t.scene", text, err, err_size) != 0)
+        return NULL;
+    bp_world *w = bp_world_create(&scene.params);
+    if (w && bp_scene_build(&scene, "t.scene", w, err, err_size) != 0) {
+        bp_world_destroy(w);
+        w = NULL;
+    }
+    bp_scene_free(&scene);
+    return w;
+}
+
+static void rotation_keys_set_the_balls_angle_and_spin(void)
+{
+    char err[256] = "";
+    bp_world *w = build("world w=400 h=300\n"
+                        "ball x=100 y=100 r=10 w=-3.25 angle=0.1\n"
+                        "ball x=200 y=100 r=10\n",
+                        err, sizeof err);
+    TAP_OK(w != NULL, "a scene with w= and angle= loads");
+    if (!w) {
+        printf("#   %s\n", err);
+        return;
+    }
+    TAP_OK(w->w[0] == -3.25 && w->angle[0] == 0.1, "ball 0 has w -3.25 rad/s and angle 0.1 rad");
+    TAP_OK(w->w[1] == 0.0 && w->angle[1] == 0.0, "without the keys both are 0");
+    bp_world_destroy(w);
+}
+
+static void a_saved_scene_loads_back_to_the_same_bits(void)
+{
+    char err[256] = "";
+    bp_world *w = build("world w=640 h=480 gravity=-120.5 restitution=0.3 friction=0.7 drag=0.01 "
+                        "hz=240\n"
+                        "wall x1=0 y1=400 x2=640 y2=300 r=3\n"
+                        "ball x=100.1 y=100.2 r=10.3 vx=1.1 vy=-2.2 m=7.7 w=0.1 angle=-2.5\n"
+                        "ball x=300 y=200 r=20 w=1e-300 angle=123456.789\n",
+                        err, sizeof err);
+    if (!w) {
+        TAP_OK(0, "the scene to save loads");
+        printf("#   %s\n", err);
+        return;
+    }
+    /* Values the parser never sees as text: the saved form must carry them. */
+    w->angle[1] = nextafter(M_PI, 4.0);
+    w->w[1] = -1.0 / 3.0;
+    char path[] = "/tmp/ballpit-test-scene-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    bool saved = f && bp_scene_save(w, f);
+    if (f)
+        fclose(f);
+    TAP_OK(saved, "the world saves as a scene");
+    bp_scene scene;
+    int status = bp_scene_load(&scene, path, err, sizeof err);
+    bp_world *again = NULL;
+    if (status == 0) {
+        again = bp_world_create(&scene.params);
+        if (again && bp_scene_build(&scene, path, again, err, sizeof err) != 0) {
+            bp_world_destroy(again);
+            again = NULL;
+        }
+        bp_scene_free(&scene);
+    }
+    remove(path);
+    TAP_OK(again != NULL, "the saved scene loads back");
+    if (!again) {
+        printf("#   %s\n", err);
+        bp_world_destroy(w);
+        return;
+    }
+    bool same = again->count == w->count && again->wall_count == w->wall_count &&
+                memcmp(&again->params, &w->params, sizeof w->params) == 0;
+    for (size_t i = 0; same && i < w->count; i++)
+        same = again->x[i] == w->x[i] && again->y[i] == w->y[i] && again->vx[i] == w->vx[i] &&
+               again->vy[i] == w->vy[i] && again->r[i] == w->r[i] &&
+               again->mass[i] == w->mass[i] && again->angle[i] == w->angle[i] &&
+               again->w[i] == w->w[i];
+    for (size_t k = 0; same && k < w->wall_count; k++)
+        same = memcmp(&again->walls[k], &w->walls[k], sizeof(bp_wall)) == 0;
+    TAP_OK(same, "every parameter, wall and ball (spin and angle included) comes back bit for bit");
+    bp_world_destroy(w);
+    bp_world_destroy(again);
+}
+
+/* Whether each source accepts a ball radius given as text. */
+static bool scene_takes_radius(const char *r)
+{
+    char text[128], err[256];
+    snprintf(text, sizeof text, "world w=30000 h=30000\nball x=15000 y=15000 r=%s\n", r);
+    bp_world *w = build(text, err, sizeof err);
+    bp_world_destroy(w);
+    return w != NULL;
+}
+
+static bool recording_takes_radius(const char *r)
+{
+    char text[128], err[256];
+    snprintf(text, sizeof text, "ballpit-input 1\n1 spawn 10 10 %s\nend 2\n", r);
+    bp_replay rp;
+    bp_params arena = bp_params_default();
+    arena.width = arena.height = 30000.0;
+    bool ok = bp_replay_parse(&rp, "t.rec", text, strlen(text), err, sizeof err) == 0 &&
+              bp_replay_check_arena(&rp, &arena, "t.rec", err, sizeof err) == 0;
+    bp_replay_free(&rp);
+    return ok;
+}
+
+static bool command_line_takes_radius(const char *r)
+{
+    char value[64], err[256];
+    snprintf(value, sizeof value, "%s", r);
+    char *argv[] = {"ballpit", "--radius", value, NULL};
+    bp_options opts = bp_options_default();
+    return bp_options_parse(&opts, 3, argv, err, sizeof err) == 0;
+}
+
+static void a_radius_is_judged_alike_by_scene_recording_and_command_line(void)
+{
+    const char *radii[] = {"0.49", "0.5", "16", "10000", "10000.5", "1e-320", "1e308", "-4"};
+    for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++) {
+        bool scene = scene_takes_radius(radii[k]);
+        bool rec = recording_takes_radius(radii[k]);
+        bool cli = command_line_takes_radius(radii[k]);
+        bool want = strcmp(radii[k], "0.5") == 0 || strcmp(radii[k], "16") == 0 ||
+                    strcmp(radii[k], "10000") == 0;
+        char what[128];
+        snprintf(what, sizeof what, "radius %s: scene, recording and --radius all %s it",
+                 radii[k], want ? "take" : "refuse");
+        TAP_OK(scene == want && rec == want && cli == want, what);
+        if (!(scene == want && rec == want && cli == want))
+            printf("#   scene %d recording %d command line %d\n", scene, rec, cli);
+    }
+}
+
+static void masses_whose_reciprocal_breaks_are_refused(void)
+{
+    const char *masses[] = {"1e-309", "1e-320", "0", "1e-10", "1e13"};
+    for (size_t k = 0; k < sizeof masses / sizeof masses[0]; k++) {
+        char text[96], err[256] = "", what[96];
+        snprintf(text, sizeof text, "ball x=100 y=100 m=%s\n", masses[k]);
+        bp_world *w = build(text, err, sizeof err);
+        snprintf(what, sizeof what, "mass %s is refused at t.scene:1", masses[k]);
+        TAP_OK(w == NULL && strncmp(err, "t.scene:1:", 10) == 0, what);
+        bp_world_destroy(w);
+    }
+    char err[256];
+    bp_world *w = build("world w=30000 h=30000\nball x=100 y=100 r=0.5 m=1e-9\n"
+                        "ball x=15000 y=15000 r=10000 m=1e12\n", err,
+                        sizeof err);
+    TAP_OK(w != NULL && isfinite(w->inv_mass[0]) && isfinite(w->inv_inertia[0]) &&
+               isfinite(w->inv_inertia[1]) && w->inv_inertia[1] > 0.0,
+           "the extreme masses allowed keep 1/m and 1/I finite and nonzero");
+    bp_world_destroy(w);
+}
+
+int main(void)
+{
+    rotation_keys_set_the_balls_angle_and_spin();
+    a_saved_scene_loads_back_to_the_same_bits();
+    a_radius_is_judged_alike_by_scene_recording_and_command_line();
+    masses_whose_reciprocal_breaks_are_refused();
+    return tap_done();
+}
