@@ -107,7 +107,7 @@ def rotation(tmp):
               float(first[col["angle"]]) == 2.5e-7 and round_trips(first[col["w"]]) and
               float(second[col["w"]]) == 0.0 and float(second[col["angle"]]) == 0.0)
     check(ok, "rotation: a scene's w= and angle= are frame 0's w and angle, bit for bit; "
-          "0 without them", p.stderr + text[:300])
+          "0 without them", p.stderr.decode(errors="replace") + text[:300])
 
 
 def determinism(tmp):
