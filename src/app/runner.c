@@ -2,9 +2,11 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "recorder.h"
 #include "session.h"
+#include "steptime.h"
 
 /* Set by SIGINT/SIGTERM; the world's step polls it too (world->stop), so
  * even a step that would take minutes ends within a fraction of a second. */
@@ -16,6 +18,45 @@ static void request_stop(int signo)
 {
     (void)signo;
     stop_requested = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* What --stats adds up over the run. */
+typedef struct run_stats {
+    bp_steptime steps; /* wall time of each physics step */
+    double awake_sum;  /* balls awake after each step, summed */
+    double start_s;    /* when stepping began */
+} run_stats;
+
+static size_t count_awake(const bp_world *world)
+{
+    size_t n = 0;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        n++;
+    return n;
+}
+
+/* The --stats line: steps, wall time of the whole loop (inputs and dump
+ * included) and the rate it gives, then per-step times in ms, then the mean
+ * number of balls awake after a step. */
+static void print_stats(const run_stats *rs, double wall_s)
+{
+    const bp_steptime *st = &rs->steps;
+    double n = (double)st->count;
+    printf("stats steps=%llu wall_s=%.6g steps_per_s=%.6g step_ms_p50=%.6g step_ms_p99=%.6g "
+           "step_ms_max=%.6g step_ms_mean=%.6g awake_mean=%.6g\n",
+           (unsigned long long)st->count, wall_s, wall_s > 0.0 ? n / wall_s : 0.0,
+           1e3 * bp_steptime_quantile(st, 0.5), 1e3 * bp_steptime_quantile(st, 0.99),
+           1e3 * st->max_s, n > 0.0 ? 1e3 * st->total_s / n : 0.0,
+           n > 0.0 ? rs->awake_sum / n : 0.0);
+    fflush(stdout);
 }
 
 int bp_run_headless(bp_world *world, const bp_options *opts)
@@ -62,16 +103,24 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     }
     bp_recorder_follow(&rec, &session.inspect);
     bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
+    run_stats rs = {.start_s = now_s()};
+    bp_steptime_reset(&rs.steps);
     while (ok && session.tick < steps && !stop_requested) {
         if (opts->replay_path && bp_session_feed(&session, &replay, err, sizeof err) != 0) {
             ok = false;
             break;
         }
+        double t0 = opts->stats ? now_s() : 0.0;
         bp_step_status stepped = bp_session_step(&session, err, sizeof err);
         if (stepped == BP_STEP_STOPPED)
             break; /* the world is mid-step: the dump keeps the last whole frame */
+        if (opts->stats && stepped == BP_STEP_DONE) {
+            bp_steptime_add(&rs.steps, now_s() - t0);
+            rs.awake_sum += (double)count_awake(world);
+        }
         ok = stepped == BP_STEP_DONE && bp_recorder_step(&rec, world, session.tick, err, sizeof err);
     }
+    double wall_s = now_s() - rs.start_s;
     world->stop = NULL;
     bp_replay_free(&replay);
     char close_err[512];
@@ -84,5 +133,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
         fprintf(stderr, "ballpit: %s\n", ok ? close_err : err);
         return 1;
     }
+    if (recorded && opts->stats)
+        print_stats(&rs, wall_s);
     return recorded ? 0 : 1;
 }

@@ -37,6 +37,7 @@ enum {
     OPT_COLOR_BY,
     OPT_DEBUG_VIEW,
     OPT_INSPECT,
+    OPT_STATS,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -70,6 +71,7 @@ static const struct option long_options[] = {
     {"color-by", required_argument, NULL, OPT_COLOR_BY},
     {"debug-view", no_argument, NULL, OPT_DEBUG_VIEW},
     {"inspect", required_argument, NULL, OPT_INSPECT},
+    {"stats", no_argument, NULL, OPT_STATS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -122,6 +124,7 @@ const char *bp_options_usage(void)
            "  --color-by WHAT       colour balls by id, speed or sleep (id)\n"
            "  --debug-view          draw the grid and the contacts\n"
            "  --inspect ID          pin the inspector panel to ball ID\n"
+           "  --stats               with --headless: print step-time statistics at the end\n"
            "  --help, --version     print and exit\n";
 }
 
@@ -349,6 +352,9 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
                 return fail(err, err_size, name, v, "is not a ball id from 0 to 4294967295");
             opts->inspect = (int64_t)u;
             break;
+        case OPT_STATS:
+            opts->stats = true;
+            break;
         case OPT_HELP:
             opts->help = true;
             break;
@@ -359,6 +365,11 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             snprintf(err, err_size, "%s: needs a value", argv[optind - 1]);
             return 2;
         default:
+            /* getopt names an option that got a value it does not take
+             * (--stats=1) in optopt. */
+            for (const struct option *o = long_options; optopt && o->name; o++)
+                if (o->val == optopt)
+                    return fail(err, err_size, o->name, NULL, "takes no value");
             snprintf(err, err_size, "%s: unknown option", argv[optind - 1]);
             return 2;
         }
@@ -381,6 +392,17 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         if (bp_pit_check(opts->bench, opts->bench_aspect, why, sizeof why))
             return fail(err, err_size, opts->bench_aspect_set ? "bench-aspect" : "bench", NULL,
                         why);
+    }
+    if (opts->stats && (opts->bench_set || opts->raycast_set)) {
+        snprintf(err, err_size, "--stats: does not apply to %s",
+                 opts->bench_set ? "--bench (it prints its own line)"
+                                 : "--raycast (a ray cast takes no steps)");
+        return 2;
+    }
+    if (opts->stats && !opts->headless) {
+        snprintf(err, err_size, "--stats: needs --headless (the window shows its step times in "
+                                "the HUD)");
+        return 2;
     }
     if (opts->record_path && opts->replay_path) {
         snprintf(err, err_size, "--record-input: cannot be combined with --replay");

@@ -53,6 +53,7 @@ typedef struct bp_options {
     bp_color_by color_by;
     bool debug_view;         /* the grid and the contacts */
     int64_t inspect;         /* id of the ball the inspector follows, -1: none */
+    bool stats;              /* headless: print the step-time line at the end */
     bool help, version;
 } bp_options;
 
