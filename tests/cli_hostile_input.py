@@ -88,6 +88,7 @@ def main():
             ("1 release 2e7 0\nend 5\n", "a release faster than 10^7 px/s"),
             ("1 wall 0 0 5000 10 2\nend 5\n", "a wall end outside the arena"),
             ("1 wall 0 0 10 10 20000\nend 5\n", "a wall radius above 10000"),
+            ("1 wallend 0 1 5000 10\nend 5\n", "a wall end moved outside the arena"),
             ("end 18446744073709551615\n", "an end of 2^64-1 steps"),
             ("end 1000000000001\n", "an end beyond 10^12 steps"),
             ("1000000000001 pause\nend 1000000000001\n", "an input beyond 10^12 steps"),

@@ -319,6 +319,9 @@ int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const cha
         else if (in->kind == BP_INPUT_WALL)
             why = bp_check_wall_in_arena(arena,
                                          &(bp_wall){in->v[0], in->v[1], in->v[2], in->v[3], in->v[4]});
+        else if (in->kind == BP_INPUT_WALL_END)
+            why = bp_check_wall_in_arena(arena,
+                                         &(bp_wall){in->v[2], in->v[3], in->v[2], in->v[3], 0.0});
         if (why)
             return fail(err, err_size, name, in->line, why, NULL);
     }

@@ -94,7 +94,8 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
 /* Reads and parses a file (an unreadable file is bad input: 2). */
 int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size);
 /* Checks the inputs that must fit the arena, as a scene's balls and walls
- * must: a spawned ball no larger than the arena, a wall's ends inside it.
+ * must: a spawned ball no larger than the arena, a wall's ends inside it
+ * (drawn or moved).
  * 0, or 2 with "NAME:LINE: message". */
 int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const char *name,
                           char *err, size_t err_size);

@@ -306,6 +306,9 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         remove_id(s, v[0]);
         break;
     case BP_INPUT_WALL_END:
+        /* An end dragged past the arena's edge stops on it, as a drawn one. */
+        in->v[2] = fmin(fmax(in->v[2], 0.0), s->world->params.width);
+        in->v[3] = fmin(fmax(in->v[3], 0.0), s->world->params.height);
         wall_end(s, v[0], v[1], v[2], v[3]);
         break;
     case BP_INPUT_WALL:
