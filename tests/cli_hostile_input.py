@@ -169,14 +169,12 @@ def main():
             proc.communicate()
         check(took is not None and proc.returncode == 0,
               "SIGTERM inside a long step: exit 0 within 1 s",
-              "took %s, exit %s" % (took, proc.returncode),
-              todo="the step's polling of world->stop (physics rewrite)")
+              "took %s, exit %s" % (took, proc.returncode))
         with open(csv) as f:
             rows = f.read().splitlines()
         check(len(rows) >= 6001 and (len(rows) - 1) % 6000 == 0 and
               all(len(r.split(",")) == len(rows[0].split(",")) for r in rows),
-              "... and the dump holds whole frames only", "%d rows" % len(rows),
-              todo="" if took is not None else "killed after 1 s: the file was cut short")
+              "... and the dump holds whole frames only", "%d rows" % len(rows))
 
         # No balls at all is a run like any other.
         p = run(["--balls", "0", "--headless", "--steps", "10", "--dump", "empty"], tmp)
@@ -185,11 +183,10 @@ def main():
         check(p.returncode == 0 and len(rows) == 1,
               "--balls 0 --headless runs, exit 0, a dump of the header alone",
               "exit %d stderr %r rows %d" % (p.returncode, p.stderr, len(rows)))
-        # Under UBSan, the step's copy of no starting positions from a NULL
-        # array (memcpy with n = 0) is reported: the physics rewrite's to fix.
+        # Under UBSan, a copy of no starting positions from a NULL array
+        # (memcpy with n = 0) was reported here.
         check(p.stderr == "", "--balls 0 --headless: nothing on stderr (no UBSan report)",
-              p.stderr, todo="the step's memcpy from NULL in solver.c"
-              if "solver.c:" in p.stderr and "null pointer" in p.stderr else "")
+              p.stderr)
     return done()
 
 

@@ -831,7 +831,7 @@ bool bp_solver_begin_step(bp_world *world)
     solver->start_capacity = c1;
     /* Sleepers' starts hold from when they fell asleep (bp_sleep_update),
      * as long as the balls keep their indices. */
-    if (!solver->starts_valid || solver->starts_layout != world->layout_stamp) {
+    if ((!solver->starts_valid || solver->starts_layout != world->layout_stamp) && n > 0) {
         memcpy(solver->start_x, world->x, n * sizeof(double));
         memcpy(solver->start_y, world->y, n * sizeof(double));
     } else {

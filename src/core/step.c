@@ -135,6 +135,26 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
     return bp_solver_resolve(world, job.rest_speed, last);
 }
 
+/* Puts back inside every ball awake whose centre the passes left outside
+ * the arena. The passes contain only the balls listed near a side when the
+ * pairs were made, and a ball pushed out of a deep overlap (a big ball
+ * started on small ones, balls started on one spot) can travel further than
+ * that list's margin; the centre inside the arena is an invariant of every
+ * step, so it is checked for every ball that moved. */
+static void contain_strays(bp_world *world, double dt)
+{
+    double w = world->params.width, h = world->params.height;
+    double rest_speed = 2.0 * fabs(world->params.gravity) * dt;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        double x = world->x[i], y = world->y[i], r = world->r[i];
+        /* A ball wider than the arena sits on its centre line (bp_arena_contain). */
+        double lo_x = fmin(r, 0.5 * w), lo_y = fmin(r, 0.5 * h);
+        if (x < lo_x || x > w - lo_x || y < lo_y || y > h - lo_y)
+            bp_arena_contain(world, i, rest_speed);
+    }
+}
+
 bool bp_world_step(bp_world *world)
 {
     double dt = 1.0 / world->params.hz;
@@ -143,9 +163,13 @@ bool bp_world_step(bp_world *world)
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
         return false;
     bp_workers *workers = bp_solver_workers(world);
-    for (int s = 0; s < k; s++)
+    for (int s = 0; s < k; s++) {
+        if (world->stop && *world->stop)
+            return false;
         if (!substep(world, dt / k, s == k - 1, workers))
             return false;
+    }
+    contain_strays(world, dt);
     bp_solver_end_step(world);
     world->steps++;
     return true;

@@ -875,7 +875,10 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
             fill_all(sw, world);
         else
             fill(sw, world);
-        while (sw->queue_head < sw->queue_count && !sw->failed) {
+        /* A stop asked for ends the sweeping: the step is unfinished then,
+         * and a crowd of fast balls can take seconds to sweep. */
+        while (sw->queue_head < sw->queue_count && !sw->failed &&
+               !(world->stop && *world->stop)) {
             size_t f = sw->queue[sw->queue_head++];
             sw->state[f] &= (uint8_t)~IN_QUEUE;
             run_ball(world, sw, f, rest_speed);
