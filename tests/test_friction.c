@@ -161,7 +161,7 @@ static double heap_height(double friction, double *central)
 
 static void a_rough_heap_stands_where_a_smooth_one_spreads(void)
 {
-    /* The same 375 balls poured from a hopper. A smooth heap is a liquid:
+    /* The same 332 balls poured from a hopper. A smooth heap is a liquid:
      * it runs out over the whole floor. A rough one (friction 0.6) holds
      * its slopes: a cone, with only the first few balls, which land on
      * bare floor, rolling away. */
