@@ -597,8 +597,35 @@ static void a_crowd_landing_fast_is_split_into_substeps(void)
     bp_world_destroy(w);
 }
 
+/* 100 balls started on one spot: the line between two centres that
+ * coincide says nothing, and taking "up" for it stacked them in a column
+ * that stayed overlapping for good. Each pair now gets a direction of its
+ * own, so they come apart in every direction: after 5 s none overlaps
+ * another by more than 0.02 r, and they lie on both sides of the spot. */
+static void balls_started_on_one_spot_come_apart(void)
+{
+    bp_params p = bp_params_default();
+    bp_world *w = bp_world_create(&p);
+    for (int k = 0; k < 100; k++)
+        bp_world_add_ball(w, 512.0, 384.0, 0.0, 0.0, 8.0, 0.0);
+    for (int s = 0; s < 600; s++)
+        step_or_bail(w);
+    double deepest = bp_solver_max_overlap(w) / 8.0;
+    size_t left = 0, right = 0;
+    for (size_t i = 0; i < w->count; i++) {
+        left += w->x[i] < 512.0 - 8.0;
+        right += w->x[i] > 512.0 + 8.0;
+    }
+    printf("# one spot: deepest overlap %.4f r, %zu left and %zu right of it\n", deepest, left,
+           right);
+    TAP_OK(deepest < 0.02, "one spot: the balls come apart (no overlap over 0.02 r)");
+    TAP_OK(left >= 20 && right >= 20, "one spot: they spread to both sides");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
+    balls_started_on_one_spot_come_apart();
     a_crowd_landing_fast_is_split_into_substeps();
     pit_shapes();
     deep_pile_is_firm_and_still();

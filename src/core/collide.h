@@ -3,6 +3,8 @@
 #ifndef BP_COLLIDE_H
 #define BP_COLLIDE_H
 
+#include <stdint.h>
+
 /* Post-collision speeds along the normal for two bodies meeting head-on in 1D.
  *
  * With w_a = m_a/(m_a+m_b) = inv_b/(inv_a+inv_b) and w_b = 1 - w_a, the law
@@ -25,6 +27,37 @@ static inline void bp_collide_1d(double u_a, double u_b, double inv_a, double in
     double w_b = inv_a == inv_b ? 0.5 : inv_a / inv_sum;
     *u_a_out = (w_a - e * w_b) * u_a + (1.0 + e) * w_b * u_b;
     *u_b_out = (1.0 + e) * w_a * u_a + (w_b - e * w_a) * u_b;
+}
+
+/* The unit normal from ball a to ball b when their centres coincide and
+ * the line between them says nothing: one of 16 directions around the
+ * circle, picked by the two ids (the opposite one for the pair the other
+ * way round), so that balls started on one spot come apart in every
+ * direction, the same way on every run and any number of threads. */
+static inline void bp_coincident_normal(uint32_t id_a, uint32_t id_b, double *nx, double *ny)
+{
+    /* cos and sin of k * 2 pi / 16, written out: no libm on this path. */
+    static const double c16[16] = {1.0,
+                                   0.92387953251128674,
+                                   0.70710678118654757,
+                                   0.38268343236508978,
+                                   0.0,
+                                   -0.38268343236508978,
+                                   -0.70710678118654757,
+                                   -0.92387953251128674,
+                                   -1.0,
+                                   -0.92387953251128674,
+                                   -0.70710678118654757,
+                                   -0.38268343236508978,
+                                   0.0,
+                                   0.38268343236508978,
+                                   0.70710678118654757,
+                                   0.92387953251128674};
+    uint32_t lo = id_a < id_b ? id_a : id_b, hi = id_a < id_b ? id_b : id_a;
+    uint32_t k = (lo * 2654435761u ^ hi * 40503u) >> 28;
+    double sign = id_a < id_b ? 1.0 : -1.0;
+    *nx = sign * c16[k];
+    *ny = sign * c16[(k + 12) & 15]; /* sin(x) = cos(x - pi/2) */
 }
 
 /* A body of infinite mass (speed u_a along the normal towards b) meeting b:

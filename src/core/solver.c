@@ -147,7 +147,7 @@ typedef struct pass_context {
     const double *restrict r, *restrict inv_mass, *restrict inv_inertia;
     bp_contact_law law;
     double restitution, rest_speed;
-    double up_y; /* the normal for coincident centres: against gravity */
+    const uint32_t *restrict id; /* for the normal of coincident centres */
 } pass_context;
 
 static pass_context pass_context_of(bp_world *world, double rest_speed)
@@ -164,7 +164,7 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
         .law = {world->params.friction, world->params.rolling},
         .restitution = world->params.restitution,
         .rest_speed = rest_speed,
-        .up_y = world->params.gravity >= 0.0 ? -1.0 : 1.0,
+        .id = world->id,
     };
 }
 
@@ -190,8 +190,7 @@ static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
         ny = dy / d;
     } else {
         d = 0.0;
-        nx = 0.0;
-        ny = c->up_y;
+        bp_coincident_normal(c->id[a], c->id[b], &nx, &ny);
     }
     double overlap = reach - d;
     if (overlap > 0.0) {
