@@ -78,11 +78,22 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
     bp_session session;
     bp_session_init(&session, world, opts);
+    bp_history history = {0};
+    if (opts->history > 0.0) {
+        bp_history_init(&history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
+        if (!bp_session_keep_history(&session, &history)) {
+            fprintf(stderr, "ballpit: history: out of memory\n");
+            bp_replay_free(&replay);
+            bp_history_free(&history);
+            return 1;
+        }
+    }
     bp_input_writer writer = {0};
     if (opts->record_path) {
         if (!bp_input_writer_open(&writer, opts->record_path, err, sizeof err)) {
             fprintf(stderr, "ballpit: %s\n", err);
             bp_replay_free(&replay);
+            bp_history_free(&history);
             return 1;
         }
         session.writer = &writer;
@@ -98,6 +109,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     if (!bp_recorder_open(&rec, opts, world, err, sizeof err)) {
         fprintf(stderr, "ballpit: %s\n", err);
         bp_replay_free(&replay);
+        bp_history_free(&history);
         bp_input_writer_close(&writer, 0, err, sizeof err);
         return 1;
     }
@@ -105,11 +117,17 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     bool ok = bp_recorder_step(&rec, world, 0, err, sizeof err);
     run_stats rs = {.start_s = now_s()};
     bp_steptime_reset(&rs.steps);
-    while (ok && session.tick < steps && !stop_requested) {
+    /* A replay that was not told --steps runs until its inputs are all fed
+     * and it reached the end step: a rewind may have gone back from there. */
+    bool by_replay = opts->replay_path && !opts->steps_set;
+    while (ok && !stop_requested &&
+           (session.tick < steps || (by_replay && replay.next < replay.count))) {
         if (opts->replay_path && bp_session_feed(&session, &replay, err, sizeof err) != 0) {
             ok = false;
             break;
         }
+        if (session.tick >= steps && !(by_replay && replay.next < replay.count))
+            break;
         double t0 = opts->stats ? now_s() : 0.0;
         bp_step_status stepped = bp_session_step(&session, err, sizeof err);
         if (stepped == BP_STEP_STOPPED)
@@ -123,6 +141,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     double wall_s = now_s() - rs.start_s;
     world->stop = NULL;
     bp_replay_free(&replay);
+    bp_history_free(&history);
     char close_err[512];
     bool closed = bp_recorder_close(&rec, close_err, sizeof close_err);
     char record_err[512];

@@ -40,6 +40,7 @@ enum {
     OPT_STATS,
     OPT_HELP,
     OPT_VERSION,
+    OPT_HISTORY,
 };
 
 static const struct option long_options[] = {
@@ -74,6 +75,7 @@ static const struct option long_options[] = {
     {"stats", no_argument, NULL, OPT_STATS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"history", required_argument, NULL, OPT_HISTORY},
     {NULL, 0, NULL, 0},
 };
 
@@ -90,6 +92,7 @@ bp_options bp_options_default(void)
         .bench_aspect = BP_PIT_ASPECT,
         .max_throw = 5000.0,
         .inspect = -1,
+        .history = 30.0,
     };
 }
 
@@ -125,6 +128,7 @@ const char *bp_options_usage(void)
            "  --debug-view          draw the grid and the contacts\n"
            "  --inspect ID          pin the inspector panel to ball ID\n"
            "  --stats               with --headless: print step-time statistics at the end\n"
+           "  --history S           keep the last S seconds for rewinding, 0: off (30)\n"
            "  --help, --version     print and exit\n";
 }
 
@@ -360,6 +364,11 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             break;
         case OPT_VERSION:
             opts->version = true;
+            break;
+        case OPT_HISTORY:
+            if (!bp_parse_double(v, &d) || !(d >= 0.0 && d <= 3600.0))
+                return fail(err, err_size, name, v, "is not a number of seconds from 0 to 3600");
+            opts->history = d;
             break;
         case ':':
             snprintf(err, err_size, "%s: needs a value", argv[optind - 1]);

@@ -55,6 +55,7 @@ typedef struct bp_options {
     int64_t inspect;         /* id of the ball the inspector follows, -1: none */
     bool stats;              /* headless: print the step-time line at the end */
     bool help, version;
+    double history;          /* seconds of the past kept for rewinding, 0: none */
 } bp_options;
 
 /* The documented defaults (docs/cli.md). */

@@ -18,6 +18,7 @@ static const char *const kind_names[] = {
     [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
     [BP_INPUT_WALL] = "wall",   [BP_INPUT_UNWALL] = "unwall", [BP_INPUT_WALL_END] = "wallend",
     [BP_INPUT_INSPECT] = "inspect", [BP_INPUT_DELWALL] = "delwall", [BP_INPUT_REMOVE] = "remove",
+    [BP_INPUT_REWIND] = "rewind",
 };
 /* Numeric arguments of each kind (set has a name first, then one). */
 static const int kind_args[] = {
@@ -25,6 +26,7 @@ static const int kind_args[] = {
     [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
     [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,   [BP_INPUT_UNWALL] = 2, [BP_INPUT_WALL_END] = 4,
     [BP_INPUT_INSPECT] = 1, [BP_INPUT_DELWALL] = 1, [BP_INPUT_REMOVE] = 1,
+    [BP_INPUT_REWIND] = 1,
 };
 #define BP_INPUT_KINDS (sizeof kind_names / sizeof kind_names[0])
 
@@ -183,6 +185,9 @@ static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, i
                            bool *ended, char *err, size_t err_size)
 {
     uint64_t last_step = rp->count ? rp->inputs[rp->count - 1].step : 0;
+    /* After a rewind, steps count again from where it went back to. */
+    if (rp->count && rp->inputs[rp->count - 1].kind == BP_INPUT_REWIND)
+        last_step = (uint64_t)rp->inputs[rp->count - 1].v[0];
     if (*ended)
         return fail(err, err_size, name, line, "input after the end line", NULL);
     if (strcmp(tok[0], "end") == 0) {
@@ -233,6 +238,9 @@ static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, i
         if (!bp_parse_double(tok[first + k], &in.v[k]))
             return fail(err, err_size, name, line, "not a finite number", tok[first + k]);
     const char *why = check_input(&in);
+    if (!why && in.kind == BP_INPUT_REWIND &&
+        !(in.v[0] >= 0.0 && in.v[0] == floor(in.v[0]) && in.v[0] <= (double)in.step))
+        why = "rewind takes a step number no later than its own";
     if (why)
         return fail(err, err_size, name, line, why, NULL);
     return push(rp, &in) ? 0 : 1;

@@ -15,6 +15,8 @@
  *     delete X Y        remove the topmost ball under (X, Y)
  *     set NAME VALUE    gravity, restitution, friction or drag
  *     wall X1 Y1 X2 Y2 R  a new static wall
+ *     rewind S          back to the state after step S (at most STEP); the
+ *                       inputs after it are stamped from S on again
  * Numbers are written with %.17g, so a replay sets the very same bits. A file
  * without its end line, or whose last line lacks its newline, was cut short
  * and is rejected. */
@@ -44,6 +46,7 @@ typedef enum bp_input_kind {
     BP_INPUT_INSPECT,  /* id: pins the inspector to that ball; -1 unpins */
     BP_INPUT_DELWALL,  /* k: removes wall k (undo of a wall drawn) */
     BP_INPUT_REMOVE,   /* id: removes that ball (undo of a spawn) */
+    BP_INPUT_REWIND,   /* s: back to the state after step s (history.h) */
 } bp_input_kind;
 
 /* The world parameters an input may set. */

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "limits.h"
 #include "query.h"
@@ -256,6 +257,8 @@ static void set_param(bp_session *s, bp_input_param param, double value)
     bp_world_wake_all(s->world);
 }
 
+static int rewind_to(bp_session *s, double target, char *err, size_t err_size);
+
 int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
 {
     in->step = s->tick;
@@ -311,6 +314,9 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         in->v[3] = fmin(fmax(in->v[3], 0.0), s->world->params.height);
         wall_end(s, v[0], v[1], v[2], v[3]);
         break;
+    case BP_INPUT_REWIND:
+        status = rewind_to(s, v[0], err, err_size);
+        break;
     case BP_INPUT_WALL:
         /* Ends drawn outside the arena come to its edge, and are recorded
          * so: a scene or a recording may not put them outside. */
@@ -324,8 +330,95 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         }
         break;
     }
+    if (status == 0 && s->history && in->kind != BP_INPUT_REWIND &&
+        !bp_history_log(s->history, in)) {
+        snprintf(err, err_size, "history: out of memory");
+        status = 1;
+    }
     if (status == 0 && s->writer && !bp_input_writer_put(s->writer, in, err, err_size))
         status = 1;
+    return status;
+}
+
+static bool take_snapshot(bp_session *s)
+{
+    bp_history_session part = {
+        .held = s->held, .inspect = s->inspect, .grab_dx = s->grab_dx, .grab_dy = s->grab_dy,
+        .target_x = s->target_x, .target_y = s->target_y, .paused = s->paused,
+    };
+    return bp_history_take(s->history, s->tick, s->world, &part);
+}
+
+bool bp_session_keep_history(bp_session *s, bp_history *h)
+{
+    s->history = h;
+    return take_snapshot(s);
+}
+
+/* Back to the state after step target: the last snapshot at or before it,
+ * then the steps and the logged inputs from there on, with nothing written
+ * to the recording (the rewind input stands for them). Whether the session
+ * is paused stays as it was. What came after target is forgotten. */
+static int rewind_to(bp_session *s, double target, char *err, size_t err_size)
+{
+    bp_history *h = s->history;
+    uint64_t to = (uint64_t)target;
+    if (!h || !(target >= 0.0 && target <= (double)s->tick) || to < bp_history_oldest(h)) {
+        snprintf(err, err_size, "rewind to step %.17g: the history (--history) %s", target,
+                 h ? "does not reach back that far" : "is off");
+        return 1;
+    }
+    const bp_snapshot *snap = bp_history_at(h, to);
+    if (!bp_world_restore(s->world, &snap->world)) {
+        snprintf(err, err_size, "rewind: out of memory");
+        return 1;
+    }
+    bool paused = s->paused;
+    uint64_t from = snap->tick;
+    s->tick = from;
+    s->held = snap->session.held;
+    s->inspect = snap->session.inspect;
+    s->grab_dx = snap->session.grab_dx;
+    s->grab_dy = snap->session.grab_dy;
+    s->target_x = snap->session.target_x;
+    s->target_y = snap->session.target_y;
+    s->paused = snap->session.paused;
+    /* The inputs from the snapshot up to target, to apply again; the cut
+     * drops them from the log, and applying logs them once more. */
+    size_t first = 0;
+    while (first < h->log_count && h->log[first].step < from)
+        first++;
+    size_t last = first;
+    while (last < h->log_count && h->log[last].step < to)
+        last++;
+    size_t n = last - first;
+    bp_input *redo = n ? malloc(n * sizeof *redo) : NULL;
+    if (n && !redo) {
+        snprintf(err, err_size, "rewind: out of memory");
+        return 1;
+    }
+    for (size_t k = 0; k < n; k++)
+        redo[k] = h->log[first + k];
+    bp_history_cut(h, from);
+    bp_input_writer *writer = s->writer;
+    s->writer = NULL;
+    int status = 0;
+    size_t k = 0;
+    while (status == 0) {
+        while (status == 0 && k < n && redo[k].step == s->tick)
+            status = bp_session_apply(s, &redo[k++], err, err_size);
+        if (status != 0 || s->tick >= to)
+            break;
+        bp_step_status stepped = bp_session_step(s, err, err_size);
+        if (stepped == BP_STEP_STOPPED)
+            snprintf(err, err_size, "rewind: stopped");
+        if (stepped != BP_STEP_DONE)
+            status = 1;
+    }
+    s->writer = writer;
+    free(redo);
+    s->paused = paused;
+    s->jumped = true;
     return status;
 }
 
@@ -359,6 +452,11 @@ bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size)
         return BP_STEP_FAILED;
     }
     s->tick++;
+    if (s->history && !take_snapshot(s)) {
+        snprintf(err, err_size, "history: out of memory at step %llu",
+                 (unsigned long long)s->tick);
+        return BP_STEP_FAILED;
+    }
     return BP_STEP_DONE;
 }
 

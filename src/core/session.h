@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "history.h"
 #include "options.h"
 #include "replay.h"
 #include "world.h"
@@ -32,6 +33,7 @@ typedef struct bp_session {
     bp_input_writer *writer;   /* every applied input is recorded here, if set */
     int64_t inspect;           /* id of the ball the inspector follows, or -1: an
                                 * input, so a recording pins it in --png frames */
+    bp_history *history;       /* the past, for rewinds; NULL: none kept */
 } bp_session;
 
 /* Starts a session on a world freshly built from opts by bp_setup_world. */
@@ -54,6 +56,10 @@ typedef enum bp_step_status {
 /* One physics step (held ball first). The tick advances only when it is
  * done. */
 bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size);
+
+/* Keeps the session's past in h (initialised, empty, owned by the caller)
+ * from now on, so that rewind inputs work. false when memory runs out. */
+bool bp_session_keep_history(bp_session *s, bp_history *h);
 
 /* Applies every input of the replay due at the current tick. Returns as
  * bp_session_apply. */

@@ -315,3 +315,96 @@ void bp_world_energy(const bp_world *world, double *kinetic, double *potential)
     *kinetic = ke;
     *potential = pe;
 }
+
+/* The per-ball arrays a state holds, in order: pointers to the world's and
+ * each element's size. */
+#define BP_STATE_ARRAYS 15
+static void state_arrays(const bp_world *w, void **arrays, size_t *sizes)
+{
+    void *a[BP_STATE_ARRAYS] = {w->x, w->y, w->vx, w->vy, w->r, w->angle, w->w, w->mass,
+                                w->inv_mass, w->inv_inertia, w->calm_vx, w->calm_vy,
+                                w->id, w->calm, w->flags};
+    for (int k = 0; k < BP_STATE_ARRAYS; k++) {
+        arrays[k] = a[k];
+        sizes[k] = k < 12 ? sizeof(double) : k == 12 ? sizeof(uint32_t)
+                                           : k == 13 ? sizeof(uint16_t) : sizeof(uint8_t);
+    }
+}
+
+bool bp_world_save(const bp_world *world, bp_world_state *st)
+{
+    void *arrays[BP_STATE_ARRAYS];
+    size_t sizes[BP_STATE_ARRAYS], per_ball = 0;
+    state_arrays(world, arrays, sizes);
+    for (int k = 0; k < BP_STATE_ARRAYS; k++)
+        per_ball += sizes[k];
+    size_t size = world->count * per_ball + world->wall_count * sizeof(bp_wall);
+    st->size = 0;
+    if (size > st->capacity) {
+        unsigned char *grown = realloc(st->bytes, size);
+        if (!grown)
+            return false;
+        st->bytes = grown;
+        st->capacity = size;
+    }
+    unsigned char *p = st->bytes;
+    for (int k = 0; k < BP_STATE_ARRAYS; k++) {
+        if (world->count > 0)
+            memcpy(p, arrays[k], world->count * sizes[k]);
+        p += world->count * sizes[k];
+    }
+    if (world->wall_count > 0)
+        memcpy(p, world->walls, world->wall_count * sizeof(bp_wall));
+    st->params = world->params;
+    st->count = world->count;
+    st->wall_count = world->wall_count;
+    st->next_id = world->next_id;
+    st->r_min = world->r_min;
+    st->r_max = world->r_max;
+    st->steps = world->steps;
+    st->size = size;
+    return true;
+}
+
+bool bp_world_restore(bp_world *world, const bp_world_state *st)
+{
+    if (!reserve_balls(world, st->count) || !reserve_ids(world, st->next_id) ||
+        (st->wall_count > world->wall_capacity &&
+         !grow_array((void **)&world->walls, sizeof(bp_wall), st->wall_count)))
+        return false;
+    if (st->wall_count > world->wall_capacity)
+        world->wall_capacity = st->wall_count;
+    void *arrays[BP_STATE_ARRAYS];
+    size_t sizes[BP_STATE_ARRAYS];
+    state_arrays(world, arrays, sizes);
+    const unsigned char *p = st->bytes;
+    for (int k = 0; k < BP_STATE_ARRAYS; k++) {
+        if (st->count > 0)
+            memcpy(arrays[k], p, st->count * sizes[k]);
+        p += st->count * sizes[k];
+    }
+    if (st->wall_count > 0)
+        memcpy(world->walls, p, st->wall_count * sizeof(bp_wall));
+    /* Ids issued after the state was saved do not exist in it. */
+    for (uint32_t id = 0; id < st->next_id; id++)
+        world->index_of_id[id] = -1;
+    for (size_t i = 0; i < st->count; i++)
+        world->index_of_id[world->id[i]] = (int32_t)i;
+    world->params = st->params;
+    world->count = st->count;
+    world->wall_count = st->wall_count;
+    world->next_id = st->next_id;
+    world->r_min = st->r_min;
+    world->r_max = st->r_max;
+    world->steps = st->steps;
+    /* Caches keyed on the layout (the broad phase's sort, the step's start
+     * positions) were made for another state: a new stamp drops them. */
+    world->layout_stamp++;
+    return true;
+}
+
+void bp_world_state_free(bp_world_state *st)
+{
+    free(st->bytes);
+    *st = (bp_world_state){0};
+}

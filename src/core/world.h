@@ -162,4 +162,27 @@ void bp_world_energy(const bp_world *world, double *kinetic, double *potential);
  * stop. The balls' order in the arrays may change (use ids). */
 bool bp_world_step(bp_world *world);
 
+/* A copy of everything the step reads that persists between steps: the
+ * balls' arrays in index order, the walls, the parameters and the step
+ * counter. Solver caches are not in it: a restore invalidates them (a new
+ * layout_stamp), so the steps after a restore depend on the restored state
+ * alone. */
+typedef struct bp_world_state {
+    bp_params params;
+    size_t count, wall_count;
+    uint32_t next_id;
+    double r_min, r_max;
+    uint64_t steps;
+    unsigned char *bytes;  /* the arrays, one after another */
+    size_t size, capacity; /* bytes used and allocated */
+} bp_world_state;
+
+/* Copies the world into st, reusing its buffer. false when memory runs out
+ * (st then holds no state: size 0). */
+bool bp_world_save(const bp_world *world, bp_world_state *st);
+/* Makes the world what st holds, bit for bit, and gives it a new
+ * layout_stamp. false when memory runs out (the world is then unchanged). */
+bool bp_world_restore(bp_world *world, const bp_world_state *st);
+void bp_world_state_free(bp_world_state *st);
+
 #endif

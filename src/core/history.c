@@ -1,0 +1,122 @@
+#include "history.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "grow.h"
+
+void bp_history_init(bp_history *h, double seconds, double hz, size_t max_bytes)
+{
+    double every = floor(hz / BP_HISTORY_PER_SECOND);
+    *h = (bp_history){
+        .every = every >= 1.0 ? (uint64_t)every : 1,
+        .keep_steps = (uint64_t)ceil(seconds * hz),
+        .max_bytes = max_bytes,
+    };
+}
+
+void bp_history_free(bp_history *h)
+{
+    for (size_t k = 0; k < h->capacity; k++)
+        bp_world_state_free(&h->ring[k].world);
+    free(h->ring);
+    free(h->log);
+    *h = (bp_history){0};
+}
+
+static bp_snapshot *slot(const bp_history *h, size_t k)
+{
+    return &h->ring[(h->start + k) % h->capacity];
+}
+
+/* Drops the oldest snapshot, keeping its buffer for reuse at the end. */
+static void drop_oldest(bp_history *h)
+{
+    h->bytes -= slot(h, 0)->world.size;
+    h->start = (h->start + 1) % h->capacity;
+    h->count--;
+}
+
+/* Drops inputs older than the oldest snapshot: nothing replays them. */
+static void trim_log(bp_history *h)
+{
+    uint64_t oldest = bp_history_oldest(h);
+    size_t k = 0;
+    while (k < h->log_count && h->log[k].step < oldest)
+        k++;
+    if (k == 0)
+        return;
+    for (size_t j = k; j < h->log_count; j++)
+        h->log[j - k] = h->log[j];
+    h->log_count -= k;
+}
+
+static bool grow_ring(bp_history *h)
+{
+    size_t capacity = h->capacity ? h->capacity * 2 : 16;
+    bp_snapshot *ring = calloc(capacity, sizeof *ring);
+    if (!ring)
+        return false;
+    /* Unrolled oldest first; the spare buffers past count move along. */
+    for (size_t k = 0; k < h->capacity; k++)
+        ring[k] = *slot(h, k);
+    free(h->ring);
+    h->ring = ring;
+    h->start = 0;
+    h->capacity = capacity;
+    return true;
+}
+
+bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
+                     const bp_history_session *session)
+{
+    if (h->count > 0 && (tick % h->every != 0 || slot(h, h->count - 1)->tick >= tick))
+        return true;
+    /* Out of reach: the second oldest already covers the window. */
+    while (h->count > 1 && tick - slot(h, 1)->tick >= h->keep_steps)
+        drop_oldest(h);
+    if (h->count == h->capacity && !grow_ring(h))
+        return false;
+    bp_snapshot *s = slot(h, h->count);
+    if (!bp_world_save(world, &s->world))
+        return false;
+    s->tick = tick;
+    s->session = *session;
+    h->count++;
+    h->bytes += s->world.size;
+    while (h->count > 1 && h->bytes > h->max_bytes)
+        drop_oldest(h);
+    trim_log(h);
+    return true;
+}
+
+bool bp_history_log(bp_history *h, const bp_input *in)
+{
+    if (!bp_reserve((void **)&h->log, &h->log_capacity, h->log_count + 1, sizeof *h->log))
+        return false;
+    h->log[h->log_count++] = *in;
+    return true;
+}
+
+uint64_t bp_history_oldest(const bp_history *h)
+{
+    return h->count ? slot(h, 0)->tick : UINT64_MAX;
+}
+
+const bp_snapshot *bp_history_at(const bp_history *h, uint64_t tick)
+{
+    for (size_t k = h->count; k-- > 0;)
+        if (slot(h, k)->tick <= tick)
+            return slot(h, k);
+    return NULL;
+}
+
+void bp_history_cut(bp_history *h, uint64_t tick)
+{
+    while (h->count > 0 && slot(h, h->count - 1)->tick > tick) {
+        h->count--;
+        h->bytes -= slot(h, h->count)->world.size;
+    }
+    while (h->log_count > 0 && h->log[h->log_count - 1].step >= tick)
+        h->log_count--;
+}
