@@ -80,6 +80,10 @@ typedef struct bp_app {
     char message[160];     /* shown on screen ... */
     Uint32 message_until;  /* ... until then, SDL ticks */
     bp_step_times step_times; /* the last steps' wall time, for the HUD */
+    bp_history history;       /* the past, for rewinding (--history) */
+    uint64_t furthest;        /* the latest step reached; after a rewind, the
+                               * timeline shows how far back it went */
+    uint64_t last_tick;       /* the step of the last frame */
 } bp_app;
 
 static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
@@ -392,6 +396,38 @@ static void draw_world(bp_app *app, const double *dx, const double *dy)
                         &extras);
 }
 
+/* A bar along the bottom, while paused or after a rewind: the last
+ * --history seconds up to the latest step reached; blue what can be gone
+ * back to, grey what a rewind left behind, a white mark where the world is. */
+static void draw_timeline(bp_app *app)
+{
+    const bp_session *s = &app->session;
+    if (!s->history || !(app->view.paused || s->tick < app->furthest))
+        return;
+    SDL_Renderer *r = app->renderer;
+    int w = 0, h = 0;
+    if (SDL_GetRendererOutputSize(r, &w, &h) != 0 || w < 80 || h < 40)
+        return;
+    double span = (double)(s->history->keep_steps ? s->history->keep_steps : 1);
+    double right = (double)(s->tick > app->furthest ? s->tick : app->furthest);
+    double x0 = 20.0, width = w - 40.0;
+    int y = h - 16, bar = 6;
+#define BP_TIMELINE_X(t) (int)(x0 + width * fmax(0.0, ((double)(t) - (right - span)) / span))
+    uint64_t oldest = bp_history_oldest(s->history);
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(r, 60, 60, 70, 200);
+    SDL_RenderFillRect(r, &(SDL_Rect){(int)x0, y, (int)width, bar});
+    SDL_SetRenderDrawColor(r, 110, 110, 120, 230);
+    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(s->tick), y,
+                                      BP_TIMELINE_X(app->furthest) - BP_TIMELINE_X(s->tick), bar});
+    SDL_SetRenderDrawColor(r, 90, 150, 255, 255);
+    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(oldest), y,
+                                      BP_TIMELINE_X(s->tick) - BP_TIMELINE_X(oldest), bar});
+    SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
+    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(s->tick) - 1, y - 4, 3, bar + 8});
+#undef BP_TIMELINE_X
+}
+
 static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
 {
     SDL_Renderer *r = app->renderer;
@@ -422,6 +458,7 @@ static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
     snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
     stats->message = app->view.prompting ? prompt : app->shown_message ? app->message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
+    draw_timeline(app);
     if (app->view.screenshot) {
         app->view.screenshot = false;
         screenshot(app);
@@ -456,7 +493,8 @@ static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double fre
     double since = (double)(now - w->start) / freq;
     if (since < 0.5)
         return false;
-    uint64_t steps = tick - w->first_tick;
+    /* A rewind takes the step count back: no steps counted then. */
+    uint64_t steps = tick >= w->first_tick ? tick - w->first_tick : 0;
     stats->fps = w->drawn / since;
     /* Frames were left out because nothing changed: a frame rate would
      * only count how often the HUD itself was refreshed. */
@@ -512,7 +550,22 @@ static bool loop(bp_app *app, char *err, size_t err_size)
             app->view.load_scene = false;
             load_scene(app);
             dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
+            /* The past of another scene is not this one's to go back to. */
+            if (s->history) {
+                double seconds = (double)s->history->keep_steps / s->world->params.hz;
+                bp_history_free(s->history);
+                bp_history_init(s->history, seconds, s->world->params.hz, BP_HISTORY_MAX_BYTES);
+                if (!bp_session_keep_history(s, s->history)) {
+                    snprintf(err, err_size, "history: out of memory");
+                    return false;
+                }
+                app->furthest = s->tick;
+            }
         }
+        if (s->tick < app->last_tick && app->trails_live)
+            bp_trails_clear(&app->trails); /* no line back to where the balls were */
+        app->last_tick = s->tick;
+        app->furthest = s->tick > app->furthest ? s->tick : app->furthest;
         bool jumped = s->jumped;
         if (s->jumped) {
             /* Balls were placed, added or removed: draw them where they are. */
@@ -599,6 +652,14 @@ int bp_app_run(bp_world *world, const bp_options *opts)
     app.width = (int)SDL_ceil(world->params.width);
     app.height = (int)SDL_ceil(world->params.height);
     bp_session_init(&app.session, world, opts);
+    if (opts->history > 0.0) {
+        bp_history_init(&app.history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
+        if (!bp_session_keep_history(&app.session, &app.history)) {
+            fprintf(stderr, "ballpit: history: out of memory\n");
+            bp_history_free(&app.history);
+            return 1;
+        }
+    }
     if (opts->replay_path) {
         int status = bp_replay_load(&app.replay, opts->replay_path, err, sizeof err);
         if (status == 0)
@@ -644,6 +705,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
         status = 1;
     }
     bp_replay_free(&app.replay);
+    bp_history_free(&app.history);
     free(app.prev_x);
     free(app.prev_y);
     free(app.draw_x);

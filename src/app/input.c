@@ -119,6 +119,34 @@ static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double 
     return apply(h, s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
 }
 
+/* Backspace goes back a second; paused, Left goes back a step (Shift: a
+ * second) and Right on (single steps). Going back is a rewind input: the
+ * edits after that point are gone, so their undo goes too. Not while the
+ * mouse holds something, whose state the rewind would change under it. */
+static int time_key(bp_input_handler *h, bp_view *view, bp_session *s, SDL_Keycode key,
+                    bool shift, char *err, size_t err_size)
+{
+    uint64_t second = (uint64_t)s->world->params.hz;
+    if (key == SDLK_RIGHT) {
+        if (view->paused)
+            view->single_steps += shift ? (int)second : 1;
+        return 0;
+    }
+    if (view->replaying || !s->history || h->dragging || h->drawing_wall || h->dragging_end ||
+        (key == SDLK_LEFT && !view->paused))
+        return 0;
+    uint64_t back = key == SDLK_LEFT && !shift ? 1 : second;
+    uint64_t oldest = bp_history_oldest(s->history);
+    uint64_t to = s->tick > back ? s->tick - back : 0;
+    to = to < oldest ? oldest : to;
+    if (to >= s->tick)
+        return 0;
+    bp_input in = {.kind = BP_INPUT_REWIND, .v = {(double)to}};
+    bp_undo_clear(&h->undo);
+    view->single_steps = 0;
+    return bp_session_apply(s, &in, err, err_size);
+}
+
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
                     char *err, size_t err_size)
 {
@@ -140,7 +168,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     /* A held key repeats only where repeating means something: single steps
      * and the time scale. Toggles and one-shot actions act once per press. */
     if (k->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFTBRACKET &&
-        key != SDLK_RIGHTBRACKET)
+        key != SDLK_RIGHTBRACKET && key != SDLK_LEFT && key != SDLK_RIGHT)
         return 0;
     switch (key) {
     case SDLK_ESCAPE:
@@ -219,6 +247,8 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
             bp_undo_undo(&h->undo, s, &status, err, err_size);
         return status;
     }
+    if (!ctrl && (key == SDLK_BACKSPACE || key == SDLK_LEFT || key == SDLK_RIGHT))
+        return time_key(h, view, s, key, shift, err, err_size);
     if (view->replaying || ctrl)
         return 0;
     if (key == SDLK_r)
