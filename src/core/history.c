@@ -29,12 +29,24 @@ static bp_snapshot *slot(const bp_history *h, size_t k)
     return &h->ring[(h->start + k) % h->capacity];
 }
 
-/* Drops the oldest snapshot, keeping its buffer for reuse at the end. */
+/* Drops the oldest snapshot. Its buffer goes to the slot filled next (or
+ * is freed if that one has its own), so that the buffers held stay those
+ * of the snapshots kept, plus at most one. */
 static void drop_oldest(bp_history *h)
 {
-    h->bytes -= slot(h, 0)->world.size;
+    bp_snapshot *old = slot(h, 0);
+    h->bytes -= old->world.size;
     h->start = (h->start + 1) % h->capacity;
     h->count--;
+    bp_snapshot *next = slot(h, h->count);
+    if (next == old)
+        return;
+    if (next->world.bytes) {
+        bp_world_state_free(&old->world);
+    } else {
+        next->world = old->world;
+        old->world = (bp_world_state){0};
+    }
 }
 
 /* Drops inputs older than the oldest snapshot: nothing replays them. */
@@ -75,6 +87,10 @@ bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
     /* Out of reach: the second oldest already covers the window. */
     while (h->count > 1 && tick - slot(h, 1)->tick >= h->keep_steps)
         drop_oldest(h);
+    /* Room for it within the byte budget (one snapshot is always kept). */
+    size_t size = bp_world_state_size(world);
+    while (h->count > 0 && h->bytes + size > h->max_bytes)
+        drop_oldest(h);
     if (h->count == h->capacity && !grow_ring(h))
         return false;
     bp_snapshot *s = slot(h, h->count);
@@ -84,8 +100,6 @@ bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
     s->session = *session;
     h->count++;
     h->bytes += s->world.size;
-    while (h->count > 1 && h->bytes > h->max_bytes)
-        drop_oldest(h);
     trim_log(h);
     return true;
 }

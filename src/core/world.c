@@ -331,14 +331,22 @@ static void state_arrays(const bp_world *w, void **arrays, size_t *sizes)
     }
 }
 
-bool bp_world_save(const bp_world *world, bp_world_state *st)
+size_t bp_world_state_size(const bp_world *world)
 {
     void *arrays[BP_STATE_ARRAYS];
     size_t sizes[BP_STATE_ARRAYS], per_ball = 0;
     state_arrays(world, arrays, sizes);
     for (int k = 0; k < BP_STATE_ARRAYS; k++)
         per_ball += sizes[k];
-    size_t size = world->count * per_ball + world->wall_count * sizeof(bp_wall);
+    return world->count * per_ball + world->wall_count * sizeof(bp_wall);
+}
+
+bool bp_world_save(const bp_world *world, bp_world_state *st)
+{
+    void *arrays[BP_STATE_ARRAYS];
+    size_t sizes[BP_STATE_ARRAYS];
+    state_arrays(world, arrays, sizes);
+    size_t size = bp_world_state_size(world);
     st->size = 0;
     if (size > st->capacity) {
         unsigned char *grown = realloc(st->bytes, size);

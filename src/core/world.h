@@ -177,6 +177,8 @@ typedef struct bp_world_state {
     size_t size, capacity; /* bytes used and allocated */
 } bp_world_state;
 
+/* Bytes of the arrays a state of this world holds. */
+size_t bp_world_state_size(const bp_world *world);
 /* Copies the world into st, reusing its buffer. false when memory runs out
  * (st then holds no state: size 0). */
 bool bp_world_save(const bp_world *world, bp_world_state *st);
