@@ -144,7 +144,14 @@ static int time_key(bp_input_handler *h, bp_view *view, bp_session *s, SDL_Keyco
     bp_input in = {.kind = BP_INPUT_REWIND, .v = {(double)to}};
     bp_undo_clear(&h->undo);
     view->single_steps = 0;
-    return bp_session_apply(s, &in, err, err_size);
+    int status = bp_session_apply(s, &in, err, err_size);
+    /* Back in the middle of a throw, the ball was held then, but no button
+     * holds it now: it is let go at rest, or it would hang there. */
+    if (status == 0 && s->held >= 0) {
+        bp_input drop = {.kind = BP_INPUT_RELEASE};
+        status = bp_session_apply(s, &drop, err, err_size);
+    }
+    return status;
 }
 
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
