@@ -208,6 +208,9 @@ static void a_rewind_lands_on_the_state_of_that_step(void)
     bp_input far = {.kind = BP_INPUT_REWIND, .v = {100}};
     TAP_OK(bp_session_apply(&s, &far, err, sizeof err) == 1,
            "a rewind forward, past the present, is refused");
+    bp_input before = {.kind = BP_INPUT_REWIND, .v = {-5}};
+    TAP_OK(bp_session_apply(&s, &before, err, sizeof err) == 1 && s.tick == 61,
+           "so is one to a negative step, and the session stays where it was");
     bp_world_state_free(&then);
     bp_world_state_free(&now);
     bp_world_state_free(&a);

@@ -362,8 +362,9 @@ bool bp_session_keep_history(bp_session *s, bp_history *h)
 static int rewind_to(bp_session *s, double target, char *err, size_t err_size)
 {
     bp_history *h = s->history;
-    uint64_t to = (uint64_t)target;
-    if (!h || !(target >= 0.0 && target <= (double)s->tick) || to < bp_history_oldest(h)) {
+    bool in_range = target >= 0.0 && target <= (double)s->tick;
+    uint64_t to = in_range ? (uint64_t)target : 0;
+    if (!h || !in_range || to < bp_history_oldest(h)) {
         snprintf(err, err_size, "rewind to step %.17g: the history (--history) %s", target,
                  h ? "does not reach back that far" : "is off");
         return 1;
