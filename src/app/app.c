@@ -396,6 +396,13 @@ static void draw_world(bp_app *app, const double *dx, const double *dy)
                         &extras);
 }
 
+/* Where step t falls on a timeline from x0 to x0 + width whose right end is
+ * step right and which spans span steps, px (the left end for older). */
+static int timeline_x(uint64_t t, double right, double span, double x0, double width)
+{
+    return (int)(x0 + width * fmax(0.0, ((double)t - (right - span)) / span));
+}
+
 /* A bar along the bottom, while paused or after a rewind: the last
  * --history seconds up to the latest step reached; blue what can be gone
  * back to, grey what a rewind left behind, a white mark where the world is. */
@@ -412,20 +419,18 @@ static void draw_timeline(bp_app *app)
     double right = (double)(s->tick > app->furthest ? s->tick : app->furthest);
     double x0 = 20.0, width = w - 40.0;
     int y = h - 16, bar = 6;
-#define BP_TIMELINE_X(t) (int)(x0 + width * fmax(0.0, ((double)(t) - (right - span)) / span))
-    uint64_t oldest = bp_history_oldest(s->history);
+    int oldest = timeline_x(bp_history_oldest(s->history), right, span, x0, width);
+    int now = timeline_x(s->tick, right, span, x0, width);
+    int furthest = timeline_x(app->furthest, right, span, x0, width);
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(r, 60, 60, 70, 200);
     SDL_RenderFillRect(r, &(SDL_Rect){(int)x0, y, (int)width, bar});
     SDL_SetRenderDrawColor(r, 110, 110, 120, 230);
-    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(s->tick), y,
-                                      BP_TIMELINE_X(app->furthest) - BP_TIMELINE_X(s->tick), bar});
+    SDL_RenderFillRect(r, &(SDL_Rect){now, y, furthest - now, bar});
     SDL_SetRenderDrawColor(r, 90, 150, 255, 255);
-    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(oldest), y,
-                                      BP_TIMELINE_X(s->tick) - BP_TIMELINE_X(oldest), bar});
+    SDL_RenderFillRect(r, &(SDL_Rect){oldest, y, now - oldest, bar});
     SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
-    SDL_RenderFillRect(r, &(SDL_Rect){BP_TIMELINE_X(s->tick) - 1, y - 4, 3, bar + 8});
-#undef BP_TIMELINE_X
+    SDL_RenderFillRect(r, &(SDL_Rect){now - 1, y - 4, 3, bar + 8});
 }
 
 static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
