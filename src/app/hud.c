@@ -147,7 +147,8 @@ static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *
     line(&b, 220, 220, 220, " kinetic %.4g", ke);
     line(&b, 220, 220, 220, " potential %.4g", pe);
     line(&b, 220, 220, 220, "g %g px/s^2  hz %g", p->gravity, p->hz);
-    line(&b, 220, 220, 220, "e %.2f  mu %.2f  drag %g/s", p->restitution, p->friction, p->drag);
+    line(&b, 220, 220, 220, "e %.2f  mu %.2f  roll %.3g  drag %g/s", p->restitution, p->friction,
+         p->rolling, p->drag);
     line(&b, 160, 200, 255, "H or F1: help");
 }
 
