@@ -23,7 +23,7 @@
 #include "render.h"
 #include "scene.h"
 #include "setup.h"
-#include "steptimes.h"
+#include "steptime.h"
 #include "trails.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
@@ -79,7 +79,10 @@ typedef struct bp_app {
     bp_chart chart;
     char message[160];     /* shown on screen ... */
     Uint32 message_until;  /* ... until then, SDL ticks */
-    bp_step_times step_times; /* the last steps' wall time, for the HUD */
+    /* The steps' wall time, for the HUD: the second under way, and the
+     * last whole second, which the HUD shows. */
+    bp_steptime second_now, second_last;
+    Uint64 second_start; /* performance counter when second_now began */
     bp_history history;       /* the past, for rewinding (--history) */
     uint64_t furthest;        /* the latest step reached; after a rewind, the
                                * timeline shows how far back it went */
@@ -119,6 +122,21 @@ static bool snapshot(bp_app *app)
     return true;
 }
 
+/* Counts a step that ran from one performance-counter reading to another
+ * into the second under way; a second on, that becomes the last whole one. */
+static void note_step_time(bp_app *app, Uint64 from, Uint64 to)
+{
+    Uint64 freq = SDL_GetPerformanceFrequency();
+    if (app->second_now.count == 0)
+        app->second_start = from;
+    else if (to - app->second_start >= freq) {
+        app->second_last = app->second_now;
+        bp_steptime_reset(&app->second_now);
+        app->second_start = from;
+    }
+    bp_steptime_add(&app->second_now, (double)(to - from) / (double)freq);
+}
+
 static bool step(bp_app *app, char *err, size_t err_size)
 {
     bp_session *s = &app->session;
@@ -140,8 +158,7 @@ static bool step(bp_app *app, char *err, size_t err_size)
     if (bp_session_step(s, err, err_size) != BP_STEP_DONE)
         return false; /* the window sets no world->stop: only a failure ends here */
     Uint64 to = SDL_GetPerformanceCounter();
-    bp_step_times_add(&app->step_times, to,
-                      (float)(1e3 * (double)(to - from) / (double)SDL_GetPerformanceFrequency()));
+    note_step_time(app, from, to);
     bp_chart_record(&app->chart, s->world);
     if (app->view.look.trails > 0.0) {
         if (!bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
@@ -511,12 +528,18 @@ static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double fre
     return true;
 }
 
-/* The HUD's step-time percentiles over the last second before now. */
-static void step_percentiles(bp_app *app, Uint64 now, double freq, bp_hud_stats *stats)
+/* The HUD's step-time percentiles: over the last whole second, or the
+ * second under way before one has passed. */
+static void step_percentiles(const bp_app *app, bp_hud_stats *stats)
 {
-    if (bp_step_times_percentiles(&app->step_times, now, (uint64_t)freq, &stats->step_p50,
-                                  &stats->step_p99, &stats->step_max) == 0)
+    const bp_steptime *st = app->second_last.count > 0 ? &app->second_last : &app->second_now;
+    if (st->count == 0) {
         stats->step_p50 = stats->step_p99 = stats->step_max = NAN;
+        return;
+    }
+    stats->step_p50 = 1e3 * bp_steptime_quantile(st, 0.5);
+    stats->step_p99 = 1e3 * bp_steptime_quantile(st, 0.99);
+    stats->step_max = 1e3 * st->max_s;
 }
 
 /* Whether a frame now would show what the window shows: no input or other
@@ -610,7 +633,7 @@ static bool loop(bp_app *app, char *err, size_t err_size)
         period.step_ticks += draw_from - steps_from;
         bool stats_new = hud_period_roll(&period, now, s->tick, freq, &stats);
         if (stats_new)
-            step_percentiles(app, now, freq, &stats);
+            step_percentiles(app, &stats);
         /* A world at rest is not drawn again and again: a pile asleep
          * under a software renderer kept a core and a half busy redrawing
          * the same picture. Steps go on meanwhile, and any event wakes the
