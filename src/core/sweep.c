@@ -243,11 +243,15 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     rows = rows < 1 ? 1 : rows;
     size_t cells = (size_t)cols * (size_t)rows;
     if (cells > sw->cells_capacity) {
+        /* Every array holds cells_capacity cells: the velocity boxes are
+         * reserved for the capacity the others got, not for cells (grown
+         * from 64 up, 4 * cells may stop short of 4 * capacity, and a later
+         * world of more cells, still within capacity, wrote past them). */
         size_t c1 = sw->cells_capacity, c2 = c1, c3 = c1, c4 = c1 * 4;
         if (!bp_reserve((void **)&sw->head, &c1, cells, sizeof(int32_t)) ||
-            !bp_reserve((void **)&sw->mark, &c2, cells, sizeof(uint8_t)) ||
-            !bp_reserve((void **)&sw->cell_stamp, &c3, cells, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&sw->vbox, &c4, cells * 4, sizeof(double)))
+            !bp_reserve((void **)&sw->mark, &c2, c1, sizeof(uint8_t)) ||
+            !bp_reserve((void **)&sw->cell_stamp, &c3, c1, sizeof(uint32_t)) ||
+            !bp_reserve((void **)&sw->vbox, &c4, c1 * 4, sizeof(double)))
             return false;
         sw->cells_capacity = c1;
     }
