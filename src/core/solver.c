@@ -15,12 +15,9 @@
  * few overlaps left where chains of balls wedge (cleanup_overlaps), with the
  * pairs the list missed because the passes pushed balls further than its
  * margin (find_missed_pairs).
- * Measured on the benchmark pit (SPEC.md), seeds 1-3: 3 + 1 passes and the
- * clean-up leave the deepest overlap under 0.01 r at 1,000 balls and 0.04 r
- * at 10,000, for about the same work as 4 + 2 passes without it (which left
- * 0.04-0.17 r, depending on the seed). Since the clean-up lets a step of
- * gravity's sink into a sleeper be (separate), balls wedged between sleepers
- * keep up to 0.032 r at 1,000 balls and 0.053 r at 10,000. */
+ * A few passes with the clean-up leave shallower overlaps than more passes
+ * without it, for the same work (docs/benchmarks.md). Every pass also
+ * applies friction and spin along the tangent (collide.h). */
 #include "solver.h"
 
 #include <math.h>
