@@ -1,4 +1,4 @@
-/* The energy in its parts (src/core/energy.c) against values worked out by
+/* The energy in its parts (src/physics/energy.c) against values worked out by
  * hand, with spin set directly (the step does not spin balls yet). */
 #include "energy.h"
 #include "tap.h"

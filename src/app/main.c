@@ -5,7 +5,7 @@
 #include "app.h"
 #include "bench.h"
 #include "options.h"
-#include "raycast.h"
+#include "raycastreport.h"
 #include "runner.h"
 #include "setup.h"
 

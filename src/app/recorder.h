@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "dump.h"
-#include "energy.h"
+#include "energylog.h"
 #include "options.h"
 #include "png.h"
 

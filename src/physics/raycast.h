@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "world.h"
 
@@ -42,11 +41,6 @@ size_t bp_raycast(const bp_world *world, double ox, double oy, double dx, double
  * NULL: the origin must lie in the arena (a ray from outside would report
  * the side it starts beyond), the direction be finite and not zero. */
 const char *bp_raycast_check(const bp_world *world, const double ray[4]);
-
-/* The --raycast report: casts ray = {x, y, dx, dy} without a length limit
- * and prints one line per hit, `hit kind=K id=N dist=D x=X y=Y nx=NX
- * ny=NY`, nearest first. 0, or 1 when memory runs out or the write fails. */
-int bp_raycast_report(const bp_world *world, const double ray[4], FILE *out);
 
 /* The nearest hit of a circle of radius rr px swept from (ox,oy) along
  * (dx,dy) for up to max_dist px (rr = 0: a plain ray), ignoring the ball
