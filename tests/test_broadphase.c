@@ -37,11 +37,11 @@ static void kept_grid_matches_a_new_sort(void)
     bp_params params = bp_params_default();
     params.width = 960.0;
     params.height = 720.0;
-    bp_world *world = bp_world_create(&params);
+    bp_world *world = bp_world_new(&params);
     bp_rng rng = bp_rng_seed(7);
     for (int k = 0; k < BALLS; k++)
-        bp_world_add_ball(world, bp_rng_range(&rng, 5.0, 955.0), bp_rng_range(&rng, 5.0, 715.0),
-                          0.0, 0.0, bp_rng_range(&rng, 3.0, 6.0), 0.0);
+        bp_world_insert_ball(world, bp_rng_range(&rng, 5.0, 955.0), bp_rng_range(&rng, 5.0, 715.0),
+                             0.0, 0.0, bp_rng_range(&rng, 3.0, 6.0), 0.0);
     double margin = 3.0;
     bp_broadphase kept = {0};
     bool sorted = bp_broadphase_find_pairs(&kept, world, margin);

@@ -30,7 +30,7 @@ static bp_world *free_space(double restitution)
     p.restitution = restitution;
     p.width = 100000.0;
     p.height = 100000.0;
-    return bp_world_create(&p);
+    return bp_world_new(&p);
 }
 
 static void run_steps(bp_world *w, int steps)
@@ -59,8 +59,8 @@ static double kinetic(const bp_world *w)
 static void head_on_equal_masses_swap_velocities_exactly(void)
 {
     bp_world *w = free_space(1.0);
-    bp_world_add_ball(w, 400.0, 500.0, 120.0, 0.0, 10.0, 0.0);
-    bp_world_add_ball(w, 600.0, 500.0, -80.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 400.0, 500.0, 120.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 600.0, 500.0, -80.0, 0.0, 10.0, 0.0);
     run_steps(w, 240);
     TAP_OK(w->vx[0] == -80.0 && w->vx[1] == 120.0,
            "equal masses, e=1, head-on: normal velocities swap bit for bit");
@@ -75,8 +75,8 @@ static void head_on_equal_masses_swap_velocities_exactly(void)
 static void head_on_unequal_masses_follow_the_1d_law(void)
 {
     bp_world *w = free_space(1.0);
-    bp_world_add_ball(w, 1000.0, 500.0, 120.0, 0.0, 10.0, 0.0);
-    bp_world_add_ball(w, 1200.0, 500.0, -80.0, 0.0, 20.0, 0.0);
+    bp_world_insert_ball(w, 1000.0, 500.0, 120.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 1200.0, 500.0, -80.0, 0.0, 20.0, 0.0);
     double p0x, p0y;
     momentum(w, &p0x, &p0y);
     double ke0 = kinetic(w);
@@ -102,8 +102,8 @@ static void head_on_unequal_masses_follow_the_1d_law(void)
 static void head_on_half_restitution_halves_the_relative_speed(void)
 {
     bp_world *w = free_space(0.5);
-    bp_world_add_ball(w, 1000.0, 500.0, 120.0, 0.0, 10.0, 0.0);
-    bp_world_add_ball(w, 1200.0, 500.0, -80.0, 0.0, 20.0, 0.0);
+    bp_world_insert_ball(w, 1000.0, 500.0, 120.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 1200.0, 500.0, -80.0, 0.0, 20.0, 0.0);
     double p0x, p0y;
     momentum(w, &p0x, &p0y);
     double ke0 = kinetic(w);
@@ -135,10 +135,10 @@ static void glancing_hit_from_quadrant(int sx, int sy, const char *name)
     double dx = -sx / sqrt(2.0), dy = -sy / sqrt(2.0);
     double sxv = -dy, syv = dx;
     bp_world *w = free_space(1.0);
-    bp_world_add_ball(w, cx, cy, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, cx, cy, 0.0, 0.0, r, 0.0);
     double bx = cx - dx * 100.0 + sxv * offset, by = cy - dy * 100.0 + syv * offset;
     double vbx = speed * dx, vby = speed * dy;
-    bp_world_add_ball(w, bx, by, vbx, vby, r, 0.0);
+    bp_world_insert_ball(w, bx, by, vbx, vby, r, 0.0);
     double ke0 = kinetic(w), p0x, p0y;
     momentum(w, &p0x, &p0y);
 

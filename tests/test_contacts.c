@@ -9,14 +9,14 @@ int main(void)
     bp_params p = bp_params_default();
     p.width = 400;
     p.height = 300;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     /* 0-1-2 in a row on the floor, touching (centres 20 apart, r 10, the
      * floor at y = 300); 3 alone; 4 against the left side; 5 on a wall. */
     const double balls[][3] = {{100, 290, 10}, {120, 290, 10}, {140, 290, 10},
                                {300, 100, 10}, {10, 100, 10},  {200, 50, 5}};
     for (int k = 0; k < 6; k++)
-        bp_world_add_ball(w, balls[k][0], balls[k][1], 0, 0, balls[k][2], 0);
-    bp_world_add_wall(w, (bp_wall){150, 57, 250, 57, 2});
+        bp_world_insert_ball(w, balls[k][0], balls[k][1], 0, 0, balls[k][2], 0);
+    bp_world_insert_wall(w, (bp_wall){150, 57, 250, 57, 2});
     bp_contacts c = {0};
     TAP_OK(bp_contacts_find(&c, w), "contacts are found");
     TAP_OK(bp_contacts_of(&c, 0) == 2 && bp_contacts_of(&c, 1) == 3,

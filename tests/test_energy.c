@@ -10,9 +10,9 @@ int main(void)
     p.width = 400;
     p.height = 300;
     p.gravity = -50.0; /* up: heights count from the ceiling */
-    bp_world *w = bp_world_create(&p);
-    TAP_OK(w && bp_world_add_ball(w, 100, 40, 3, -4, 10, 0) >= 0 &&
-               bp_world_add_ball(w, 200, 150, 0, 2, 5, 7.0) >= 0,
+    bp_world *w = bp_world_new(&p);
+    TAP_OK(w && bp_world_insert_ball(w, 100, 40, 3, -4, 10, 0) >= 0 &&
+               bp_world_insert_ball(w, 200, 150, 0, 2, 5, 7.0) >= 0,
            "a world of two balls");
     w->w[0] = 2.0;
     w->w[1] = -4.0;

@@ -32,13 +32,13 @@ static void run_on_incline(double theta_deg, double friction, double t, double *
                            double *w_spin, double r)
 {
     bp_params p = plain(friction);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     double th = theta_deg * BP_TEST_PI / 180.0;
     double ux = cos(th), uy = sin(th), nx = sin(th), ny = -cos(th);
     double x1 = 50.0, y1 = 100.0;
-    bp_world_add_wall(w, (bp_wall){x1, y1, x1 + 1100.0 * ux, y1 + 1100.0 * uy, 0.0});
+    bp_world_insert_wall(w, (bp_wall){x1, y1, x1 + 1100.0 * ux, y1 + 1100.0 * uy, 0.0});
     /* Touching the slope, 100 px along it. */
-    bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
     int steps = (int)lround(t * p.hz);
     for (int s = 0; s < steps; s++)
         step_or_bail(w);
@@ -82,9 +82,9 @@ static void a_rolling_ball_keeps_rolling_without_resistance(void)
      * the contact point stands still, friction has nothing to do, and the
      * ball covers v t. */
     bp_params p = plain(0.3);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     double r = 12.0, v = 150.0;
-    bp_world_add_ball(w, 100.0, p.height - r, v, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 100.0, p.height - r, v, 0.0, r, 0.0);
     w->w[0] = v / r;
     for (int s = 0; s < 5 * 120; s++)
         step_or_bail(w);
@@ -110,12 +110,12 @@ static void energy_never_grows_with_friction_and_spin(void)
     bp_params p = plain(0.4);
     p.restitution = 0.8;
     p.rolling = 0.02;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_wall(w, (bp_wall){100.0, 500.0, 600.0, 800.0, 3.0});
-    bp_world_add_wall(w, (bp_wall){1100.0, 450.0, 700.0, 800.0, 3.0});
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_wall(w, (bp_wall){100.0, 500.0, 600.0, 800.0, 3.0});
+    bp_world_insert_wall(w, (bp_wall){1100.0, 450.0, 700.0, 800.0, 3.0});
     for (int k = 0; k < 12; k++)
-        bp_world_add_ball(w, 150.0 + 80.0 * k, 100.0 + 17.0 * (k % 3), 120.0 * ((k % 5) - 2),
-                          -60.0 * (k % 4), 8.0 + 2.0 * (k % 4), 0.0);
+        bp_world_insert_ball(w, 150.0 + 80.0 * k, 100.0 + 17.0 * (k % 3), 120.0 * ((k % 5) - 2),
+                             -60.0 * (k % 4), 8.0 + 2.0 * (k % 4), 0.0);
     double e0 = energy(w), before = e0, worst = 0.0;
     for (int s = 0; s < 8 * 120; s++) {
         step_or_bail(w);
@@ -140,7 +140,7 @@ static double heap_height(double friction, double *central)
         return -1.0;
     }
     scene.params.friction = friction;
-    bp_world *w = bp_world_create(&scene.params);
+    bp_world *w = bp_world_new(&scene.params);
     if (bp_scene_build(&scene, "heap.scene", w, err, sizeof err) != 0) {
         bp_world_destroy(w);
         bp_scene_free(&scene);

@@ -24,7 +24,7 @@ static bp_world *make_world(int threads)
         printf("# setup: %s\n", err);
         exit(1);
     }
-    bp_world_add_wall(w, (bp_wall){100, 500, 700, 650, 3});
+    bp_world_insert_wall(w, (bp_wall){100, 500, 700, 650, 3});
     return w;
 }
 
@@ -55,9 +55,9 @@ static void restore_gives_back_the_saved_bits(void)
     uint64_t stamp = w->layout_stamp;
     /* Change everything a state holds: balls, ids, walls, parameters. */
     step_n(w, 50);
-    bp_world_remove_ball(w, 5);
-    bp_world_add_ball(w, 300, 100, 1, 2, 30, 0);
-    bp_world_add_wall(w, (bp_wall){0, 0, 10, 10, 1});
+    bp_world_delete_ball(w, 5);
+    bp_world_insert_ball(w, 300, 100, 1, 2, 30, 0);
+    bp_world_insert_wall(w, (bp_wall){0, 0, 10, 10, 1});
     w->params.gravity = -5.0;
     TAP_OK(bp_world_restore(w, &saved), "restore");
     TAP_OK(bp_world_save(w, &again) && same_state(&saved, &again),

@@ -178,7 +178,7 @@ static void scene_good_input_and_build(void)
            "scene: world keys override the defaults, the rest stay");
     TAP_OK(scene.balls[0].r == 16.0 && scene.balls[0].vx == 5.0 && scene.balls[0].vy == 0.0,
            "scene: r defaults to 16, vy to 0");
-    bp_world *w = bp_world_create(&scene.params);
+    bp_world *w = bp_world_new(&scene.params);
     rc = bp_scene_build(&scene, "g.scene", w, err, sizeof err);
     TAP_OK(rc == 0 && w->count == 2 && w->id[0] == 0 && w->id[1] == 1,
            "scene: balls get ids 0, 1 in file order");
@@ -189,7 +189,7 @@ static void scene_good_input_and_build(void)
     rc = bp_scene_parse(&scene, "o.scene", "world w=100 h=100\n\nball x=150 y=50\n", err,
                         sizeof err);
     TAP_OK(rc == 0, "scene: a ball outside the arena parses (the arena may still change)");
-    w = bp_world_create(&scene.params);
+    w = bp_world_new(&scene.params);
     rc = bp_scene_build(&scene, "o.scene", w, err, sizeof err);
     TAP_OK(rc == 2 && strncmp(err, "o.scene:3:", 10) == 0 && !strchr(err, '\n'),
            "scene: a ball outside the arena is refused at FILE:LINE");

@@ -31,9 +31,9 @@ static void free_fall_matches_the_discrete_and_the_exact_law(void)
     p.hz = 120.0;
     p.width = 1000.0;
     p.height = 100000.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const double y0 = 100.0, dt = 1.0 / p.hz;
-    bp_world_add_ball(w, 500.0, y0, 0.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 500.0, y0, 0.0, 0.0, 10.0, 0.0);
     const int n = 120;
     for (int s = 0; s < n; s++)
         step_or_bail(w);
@@ -58,8 +58,8 @@ static double speed_after_drag(double hz, double seconds)
     p.hz = hz;
     p.width = 100000.0;
     p.height = 1000.0;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 500.0, 1000.0, 0.0, 10.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 500.0, 1000.0, 0.0, 10.0, 0.0);
     int steps = (int)lround(seconds * hz);
     for (int s = 0; s < steps; s++)
         step_or_bail(w);
@@ -92,10 +92,10 @@ static void bounce_height_ratio(double e)
     p.hz = 240.0;
     p.width = 200.0;
     p.height = 1000.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const double r = 10.0, h = 400.0;
     const double floor_y = p.height - r;
-    bp_world_add_ball(w, 100.0, floor_y - h, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 100.0, floor_y - h, 0.0, 0.0, r, 0.0);
     int s = 0;
     while (w->vy[0] >= 0.0 && s < 100000) {
         step_or_bail(w);
@@ -132,9 +132,9 @@ static void elastic_bounce_keeps_its_apex(double hz)
     p.hz = hz;
     p.width = 400.0;
     p.height = 768.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const double r = 10.0, y0 = 300.0, drop = p.height - r - y0;
-    bp_world_add_ball(w, 200.0, y0, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 200.0, y0, 0.0, 0.0, r, 0.0);
     double prev_vy = 0.0, last_apex = y0;
     int apexes = 0;
     for (int s = 0; s < (int)(30.0 * hz); s++) {
@@ -160,10 +160,10 @@ static void elastic_bounce_keeps_its_apex(double hz)
 static void ball_at_rest_on_the_floor_stays_at_rest(void)
 {
     bp_params p = bp_params_default();
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const double r = 12.0, rest_y = p.height - r;
-    bp_world_add_ball(w, 300.0, rest_y, 0.0, 0.0, r, 0.0);
-    bp_world_add_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 300.0, rest_y, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
     bool still = true;
     for (int s = 0; s < 10 * 120; s++) {
         step_or_bail(w);
@@ -180,8 +180,8 @@ static void ball_at_rest_on_the_floor_stays_at_rest(void)
      * (3 mu - 2 R) g. Once it rolls (w = v / r), rolling resistance brakes
      * it at 2/3 R g (6.53 px/s^2 at R 0.01), and it never goes backwards. */
     p.drag = 0.0;
-    w = (bp_world_destroy(w), bp_world_create(&p));
-    bp_world_add_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
+    w = (bp_world_destroy(w), bp_world_new(&p));
+    bp_world_insert_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
     double g = p.gravity, mu = p.friction, R = p.rolling;
     double roll_decel = 2.0 / 3.0 * R * g;
     double t_roll = 30.0 / ((3.0 * mu - 2.0 * R) * g);
@@ -234,11 +234,11 @@ static void low_bounces_die_out(double e)
     p.restitution = e;
     p.width = 4000.0;
     p.height = 600.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const int drops = 80;
     for (int k = 0; k < drops; k++) {
         double r = 8.0 + (k % 7) * 2.3, h = 0.3 + k * 0.45;
-        bp_world_add_ball(w, 25.0 + 48.0 * k, p.height - r - h, 0.0, 0.0, r, 0.0);
+        bp_world_insert_ball(w, 25.0 + 48.0 * k, p.height - r - h, 0.0, 0.0, r, 0.0);
     }
     for (int s = 0; s < 10 * 120; s++)
         step_or_bail(w);
@@ -275,7 +275,7 @@ static void violent_run_keeps_every_ball_inside(void)
     bp_params p = bp_params_default();
     p.restitution = 1.0;
     p.drag = 0.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     char err[256];
     int rc = bp_spawn_random(w, 300, 4.0, 14.0, 7, err, sizeof err);
     TAP_OK(rc == 0 && w->count == 300, "violent: 300 balls placed");
@@ -313,7 +313,7 @@ static void closed_elastic_gas_never_gains_energy(void)
     bp_params p = quiet_params();
     p.width = 800.0;
     p.height = 600.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     char err[256];
     int spawned = bp_spawn_random(w, 250, 6.0, 16.0, 3, err, sizeof err);
     double ke0, pe;
@@ -344,14 +344,14 @@ static void gas_without_walls_conserves_momentum(void)
     p.restitution = 0.7;
     p.width = 100000.0;
     p.height = 100000.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     bp_rng rng = bp_rng_seed(5);
     /* A 20x20 grid with 25 px spacing: radii up to 12 never overlap. */
     for (int k = 0; k < 400; k++) {
         double x = 50000.0 + 25.0 * (k % 20), y = 50000.0 + 25.0 * (k / 20);
         double r = bp_rng_range(&rng, 5.0, 12.0);
-        bp_world_add_ball(w, x, y, bp_rng_range(&rng, -150.0, 150.0),
-                          bp_rng_range(&rng, -150.0, 150.0), r, 0.0);
+        bp_world_insert_ball(w, x, y, bp_rng_range(&rng, -150.0, 150.0),
+                             bp_rng_range(&rng, -150.0, 150.0), r, 0.0);
     }
     double px0 = 0.0, py0 = 0.0, scale = 0.0, ke0, pe;
     for (size_t i = 0; i < w->count; i++) {
@@ -377,9 +377,9 @@ static void gas_without_walls_conserves_momentum(void)
 static void default_mass_is_the_area(void)
 {
     bp_params p = bp_params_default();
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 100.0, 0.0, 0.0, 7.5, 0.0);
-    bp_world_add_ball(w, 200.0, 100.0, 0.0, 0.0, 7.5, 3.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 100.0, 0.0, 0.0, 7.5, 0.0);
+    bp_world_insert_ball(w, 200.0, 100.0, 0.0, 0.0, 7.5, 3.0);
     TAP_OK(w->mass[0] == 7.5 * 7.5, "mass defaults to r^2");
     TAP_OK(w->inv_mass[0] == 1.0 / (7.5 * 7.5), "inverse mass is 1/r^2");
     TAP_OK(w->mass[1] == 3.0, "an explicit mass is kept");

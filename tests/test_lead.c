@@ -47,8 +47,8 @@ static void rig_make(rig *r)
     bp_params p = bp_params_default();
     p.gravity = 0.0;
     p.drag = 0.0;
-    r->world = bp_world_create(&p);
-    bp_world_add_ball(r->world, 200.0, 200.0, 0.0, 0.0, 20.0, 0.0);
+    r->world = bp_world_new(&p);
+    bp_world_insert_ball(r->world, 200.0, 200.0, 0.0, 0.0, 20.0, 0.0);
     bp_session_init(&r->session, r->world, &r->opts);
     bp_input_init(&r->input, &r->view, &r->opts, r->world);
 }

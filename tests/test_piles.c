@@ -51,7 +51,7 @@ static void deep_pile_is_firm_and_still(void)
 {
     const uint64_t n = 2000;
     bp_params p = bp_pit_params(n);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     bp_spawn_pit(w, n, 7);
     for (int s = 0; s < 600; s++)
         step_or_bail(w);
@@ -120,7 +120,7 @@ static void settled_pit_sleeps_on_support(void)
     const uint64_t n = 1000;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         bp_params p = bp_pit_params(n);
-        bp_world *w = bp_world_create(&p);
+        bp_world *w = bp_world_new(&p);
         bp_spawn_pit(w, n, seed);
         for (int s = 0; s < 1200; s++)
             step_or_bail(w);
@@ -166,7 +166,7 @@ static void mixed_piles_come_to_rest(void)
     for (size_t k = 0; k < sizeof piles / sizeof piles[0]; k++) {
         bp_params p = bp_params_default();
         p.hz = piles[k].hz;
-        bp_world *w = bp_world_create(&p);
+        bp_world *w = bp_world_new(&p);
         char err[128];
         TAP_OK(bp_spawn_random(w, piles[k].balls, 4.0, 8.0, piles[k].seed, err, sizeof err) == 0,
                "mixed pile: the balls fit the default arena");
@@ -219,12 +219,12 @@ static void sleeper_falls_when_its_supporter_slides_away(void)
     bp_params p = arena_without_drag(600.0, 400.0);
     p.friction = 0.0;
     p.restitution = 0.5;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, p.height - 20.0, 30.0, 0.0, 20.0, 0.0);        /* id 0 */
-    bp_world_add_ball(w, 100.0, p.height - 40.0 - 10.0, 0.0, 0.0, 10.0, 0.0); /* id 1 */
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, p.height - 20.0, 30.0, 0.0, 20.0, 0.0);        /* id 0 */
+    bp_world_insert_ball(w, 100.0, p.height - 40.0 - 10.0, 0.0, 0.0, 10.0, 0.0); /* id 1 */
     /* The shaft's walls end 3 px above the big ball's top. */
-    bp_world_add_wall(w, (bp_wall){88.0, 200.0, 88.0, p.height - 45.0, 2.0});
-    bp_world_add_wall(w, (bp_wall){112.0, 200.0, 112.0, p.height - 45.0, 2.0});
+    bp_world_insert_wall(w, (bp_wall){88.0, 200.0, 88.0, p.height - 45.0, 2.0});
+    bp_world_insert_wall(w, (bp_wall){112.0, 200.0, 112.0, p.height - 45.0, 2.0});
     bool slept_on_top = false, hung = false;
     for (int s = 0; s < 480; s++) {
         step_or_bail(w);
@@ -249,10 +249,10 @@ static void column_stands_on_the_floor(void)
 {
     bp_params p = arena_without_drag(21.0, 700.0);
     p.restitution = 0.5;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const int n = 30;
     for (int k = 0; k < n; k++)
-        bp_world_add_ball(w, 10.5, p.height - 10.0 - 21.0 * k, 0.0, 0.0, 10.0, 0.0);
+        bp_world_insert_ball(w, 10.5, p.height - 10.0 - 21.0 * k, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 360; s++)
         step_or_bail(w);
     double worst_gap = 0.0, fastest = 0.0;
@@ -278,8 +278,8 @@ static void sleeper_wakes_when_hit(void)
 {
     bp_params p = arena_without_drag(200.0, 400.0);
     p.restitution = 0.8;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 120; s++)
         step_or_bail(w);
     TAP_OK(ball_flags(w, 0) & BP_BALL_ASLEEP, "a ball at rest on the floor sleeps after 1 s");
@@ -287,7 +287,7 @@ static void sleeper_wakes_when_hit(void)
            "a sleeping ball is exactly at rest on the floor");
 
     /* Dropped from 200 px: it arrives at ~626 px/s, far above the wake speed. */
-    bp_world_add_ball(w, 100.0, p.height - 230.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 100.0, p.height - 230.0, 0.0, 0.0, 10.0, 0.0);
     double lowest_vy = 0.0;
     bool woke = false;
     for (int s = 0; s < 120; s++) {
@@ -309,14 +309,14 @@ static void sleeper_wakes_when_hit(void)
 static void sleeper_never_hangs(void)
 {
     bp_params p = arena_without_drag(22.0, 400.0);
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 11.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
-    bp_world_add_ball(w, 11.0, p.height - 30.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 11.0, p.height - 10.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 11.0, p.height - 30.0, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 240; s++)
         step_or_bail(w);
     TAP_OK((ball_flags(w, 0) & ball_flags(w, 1) & BP_BALL_ASLEEP) != 0,
            "a stack of two sleeps after 2 s");
-    bp_world_remove_ball(w, 0);
+    bp_world_delete_ball(w, 0);
     double lowest = ball_y(w, 1);
     for (int s = 0; s < 60; s++) {
         step_or_bail(w);
@@ -338,13 +338,13 @@ static void a_big_ball_added_later_meets_the_small_ones(void)
 {
     bp_params p = arena_without_drag(400.0, 400.0);
     p.gravity = 0.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     for (int k = 0; k < 10; k++)
-        bp_world_add_ball(w, 100.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
+        bp_world_insert_ball(w, 100.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 10; s++)
         step_or_bail(w);
     /* 60 px above the middle ones: 5 px into them. */
-    int64_t big = bp_world_add_ball(w, 145.0, 140.0, 0.0, 0.0, 60.0, 0.0);
+    int64_t big = bp_world_insert_ball(w, 145.0, 140.0, 0.0, 0.0, 60.0, 0.0);
     for (int s = 0; s < 30; s++)
         step_or_bail(w);
     double deepest = 0.0;
@@ -356,10 +356,10 @@ static void a_big_ball_added_later_meets_the_small_ones(void)
     }
     printf("# deepest overlap with the big ball after 30 steps: %.3g px\n", deepest);
     TAP_OK(deepest < 0.05, "a big ball added later is pushed out of the small balls it overlapped");
-    bp_world_remove_ball(w, (uint32_t)big);
+    bp_world_delete_ball(w, (uint32_t)big);
     /* Two small ones thrown at each other, head on, equal masses, e = 0.9. */
-    int64_t a = bp_world_add_ball(w, 300.0, 300.0, 200.0, 0.0, 5.0, 0.0);
-    int64_t b = bp_world_add_ball(w, 330.0, 300.0, -200.0, 0.0, 5.0, 0.0);
+    int64_t a = bp_world_insert_ball(w, 300.0, 300.0, 200.0, 0.0, 5.0, 0.0);
+    int64_t b = bp_world_insert_ball(w, 330.0, 300.0, -200.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 30; s++)
         step_or_bail(w);
     double va = w->vx[bp_world_index_of(w, (uint32_t)a)];
@@ -376,9 +376,9 @@ static void midair_collision_keeps_momentum(void)
 {
     bp_params p = arena_without_drag(2000.0, 2000.0);
     p.restitution = 0.7;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 900.0, 300.0, 150.0, 5.0, 12.0, 0.0);
-    bp_world_add_ball(w, 1000.0, 300.0, -60.0, -5.0, 20.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 900.0, 300.0, 150.0, 5.0, 12.0, 0.0);
+    bp_world_insert_ball(w, 1000.0, 300.0, -60.0, -5.0, 20.0, 0.0);
     double m0 = w->mass[0], m1 = w->mass[1];
     double px0 = m0 * w->vx[0] + m1 * w->vx[1], py0 = m0 * w->vy[0] + m1 * w->vy[1];
     const int steps = 60;
@@ -404,12 +404,12 @@ static void pile_in_a_v_comes_to_rest(void)
     bp_params p = bp_params_default();
     p.restitution = 0.5;
     p.friction = 0.3;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_wall(w, (bp_wall){212.0, 520.0, 512.0, 700.0, 2.0});
-    bp_world_add_wall(w, (bp_wall){512.0, 700.0, 812.0, 520.0, 2.0});
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_wall(w, (bp_wall){212.0, 520.0, 512.0, 700.0, 2.0});
+    bp_world_insert_wall(w, (bp_wall){512.0, 700.0, 812.0, 520.0, 2.0});
     for (int k = 0; k < 30; k++)
-        bp_world_add_ball(w, 380.0 + 26.0 * (k % 10), 300.0 - 30.0 * (k / 10), 0.0, 0.0,
-                          9.0 + (k % 3), 0.0);
+        bp_world_insert_ball(w, 380.0 + 26.0 * (k % 10), 300.0 - 30.0 * (k / 10), 0.0, 0.0,
+                             9.0 + (k % 3), 0.0);
     for (int s = 0; s < 960; s++)
         step_or_bail(w);
     double fastest = 0.0;
@@ -431,10 +431,10 @@ static void crowd_landing_fast_stays_firm(void)
     p.gravity = 1000.0;
     p.restitution = 0.5;
     p.friction = 0.2;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     for (int k = 0; k < 2000; k++)
-        bp_world_add_ball(w, 10.0 + 14.0 * (k % 20), 3400.0 - 14.0 * (k / 20), 0.0, 0.0, 5.0,
-                          0.0);
+        bp_world_insert_ball(w, 10.0 + 14.0 * (k % 20), 3400.0 - 14.0 * (k / 20), 0.0, 0.0, 5.0,
+                             0.0);
     for (int s = 0; s < 720; s++)
         step_or_bail(w);
     double overlap = bp_solver_max_overlap(w) / 5.0;
@@ -456,7 +456,7 @@ static void a_landing_pit_never_sinks_balls_into_each_other(void)
     int worst_step = 0;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         bp_params p = bp_pit_params(n);
-        bp_world *w = bp_world_create(&p);
+        bp_world *w = bp_world_new(&p);
         bp_spawn_pit(w, n, seed);
         for (int s = 1; s <= 200; s++) {
             step_or_bail(w);
@@ -479,7 +479,7 @@ static void threads_give_identical_results(void)
 {
     const uint64_t n = 9000;
     bp_params p = bp_pit_params(n);
-    bp_world *one = bp_world_create(&p), *two = bp_world_create(&p);
+    bp_world *one = bp_world_new(&p), *two = bp_world_new(&p);
     one->threads = 1;
     two->threads = 2;
     bp_spawn_pit(one, n, 3);
@@ -544,7 +544,7 @@ static void pit_shapes(void)
         uint64_t n = shapes[k].n;
         TAP_OK(!bp_pit_check(n, shapes[k].aspect, why, sizeof why), "a pit of this shape fits");
         bp_params p = bp_pit_params_shaped(n, shapes[k].aspect);
-        bp_world *w = bp_world_create(&p);
+        bp_world *w = bp_world_new(&p);
         bp_spawn_pit(w, n, 3);
         size_t outside = 0, overlapping = 0;
         double x_min = INFINITY, x_max = -INFINITY;
@@ -583,7 +583,7 @@ static void a_crowd_landing_fast_is_split_into_substeps(void)
     p.gravity = 10000.0;
     p.restitution = 0.5;
     p.drag = 0.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     char err[128];
     TAP_OK(bp_spawn_random(w, 3000, 3.0, 3.0, 1, err, sizeof err) == 0,
            "fast landing: 3,000 balls placed");
@@ -605,9 +605,9 @@ static void a_crowd_landing_fast_is_split_into_substeps(void)
 static void balls_started_on_one_spot_come_apart(void)
 {
     bp_params p = bp_params_default();
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     for (int k = 0; k < 100; k++)
-        bp_world_add_ball(w, 512.0, 384.0, 0.0, 0.0, 8.0, 0.0);
+        bp_world_insert_ball(w, 512.0, 384.0, 0.0, 0.0, 8.0, 0.0);
     for (int s = 0; s < 600; s++)
         step_or_bail(w);
     double deepest = bp_solver_max_overlap(w) / 8.0;

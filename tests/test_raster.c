@@ -37,9 +37,9 @@ static bp_world *world_with(const double *xyr, int balls)
     bp_params p = bp_params_default();
     p.width = SIZE;
     p.height = SIZE;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     for (int k = 0; k < balls; k++)
-        if (bp_world_add_ball(w, SIZE / 2.0, SIZE / 2.0, 0.0, 0.0, xyr[3 * k + 2], 0.0) >= 0) {
+        if (bp_world_insert_ball(w, SIZE / 2.0, SIZE / 2.0, 0.0, 0.0, xyr[3 * k + 2], 0.0) >= 0) {
             w->x[k] = xyr[3 * k];
             w->y[k] = xyr[3 * k + 1];
             /* The spin mark points left, from a quarter of the radius out:
@@ -183,7 +183,7 @@ static void the_still_layer_follows_the_sleepers(void)
     TAP_OK(raster && same_as_fresh(raster, w),
            "a sleeper woken and moved, one woken in place, one moved asleep: as if drawn afresh");
     int64_t gone = bp_world_index_of(w, 0);
-    TAP_OK(gone >= 0 && bp_world_remove_ball(w, 0) && raster && same_as_fresh(raster, w),
+    TAP_OK(gone >= 0 && bp_world_delete_ball(w, 0) && raster && same_as_fresh(raster, w),
            "a sleeper taken out of the world is gone from the picture");
     w->flags[bp_world_index_of(w, 3)] |= BP_BALL_ASLEEP;
     TAP_OK(raster && same_as_fresh(raster, w), "a ball that fell asleep joins the layer");

@@ -17,10 +17,10 @@ static bp_world *small_world(void)
     p.width = 400.0;
     p.height = 300.0;
     p.gravity = 0.0;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 100.0, 0.0, 0.0, 10.0, 0.0);
-    bp_world_add_ball(w, 200.0, 100.0, 0.0, 0.0, 20.0, 0.0);
-    bp_world_add_wall(w, (bp_wall){300.0, 50.0, 300.0, 250.0, 2.0});
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 100.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world_insert_ball(w, 200.0, 100.0, 0.0, 0.0, 20.0, 0.0);
+    bp_world_insert_wall(w, (bp_wall){300.0, 50.0, 300.0, 250.0, 2.0});
     return w;
 }
 
@@ -141,7 +141,7 @@ static void aim_preview_follows_the_step(void)
     p.height = 600.0;
     p.gravity = 980.0;
     p.drag = 0.3;
-    bp_world *empty = bp_world_create(&p);
+    bp_world *empty = bp_world_new(&p);
     double xs[400], ys[400];
     bp_ray_hit hit;
     bool found;
@@ -151,8 +151,8 @@ static void aim_preview_follows_the_step(void)
            "preview: the flight ends on the floor");
     TAP_NEAR(ys[n - 1], 595.0, 1e-9, "preview: its last point is the centre touching the floor");
 
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 100.0, 150.0, -200.0, 5.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 100.0, 150.0, -200.0, 5.0, 0.0);
     double worst = 0.0;
     for (size_t k = 1; k + 1 < n; k++) {
         step_or_bail(w);
@@ -168,7 +168,7 @@ static void aim_preview_follows_the_step(void)
     /* Without gravity, a ball in the way cuts the flight where the two
      * would touch. */
     empty->params.gravity = 0.0;
-    bp_world_add_ball(empty, 400.0, 100.0, 0.0, 0.0, 20.0, 0.0);
+    bp_world_insert_ball(empty, 400.0, 100.0, 0.0, 0.0, 20.0, 0.0);
     n = bp_predict_flight(empty, 100.0, 100.0, 1000.0, 0.0, 5.0, -1, 3.0, xs, ys, 400, &hit,
                           &found);
     TAP_OK(found && hit.kind == BP_HIT_BALL && hit.id == 0, "preview: cut at a ball in the way");

@@ -118,9 +118,9 @@ static bp_world *two_balls(bp_options *opts, double gravity)
     p.drag = 0.0;
     p.width = 800.0;
     p.height = 600.0;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 200.0, 200.0, 0.0, 0.0, 20.0, 0.0);
-    bp_world_add_ball(w, 300.0, 200.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 200.0, 200.0, 0.0, 0.0, 20.0, 0.0);
+    bp_world_insert_ball(w, 300.0, 200.0, 0.0, 0.0, 10.0, 0.0);
     return w;
 }
 
@@ -275,8 +275,8 @@ static void a_held_ball_stops_at_a_wall_and_slides_along_it(void)
      * crossing it or bouncing back off it, however long it is held there. */
     bp_options opts;
     bp_world *w = two_balls(&opts, 0.0);
-    bp_world_remove_ball(w, 1);
-    bp_world_add_wall(w, (bp_wall){0.0, 100.0, 800.0, 100.0, 2.0});
+    bp_world_delete_ball(w, 1);
+    bp_world_insert_wall(w, (bp_wall){0.0, 100.0, 800.0, 100.0, 2.0});
     bp_session s;
     bp_session_init(&s, w, &opts);
     act(&s, BP_INPUT_GRAB, 200.0, 200.0);
@@ -342,7 +342,7 @@ static void delete_takes_the_topmost_ball_and_lets_go(void)
     bp_world *w = two_balls(&opts, 0.0);
     bp_session s;
     bp_session_init(&s, w, &opts);
-    bp_world_add_ball(w, 205.0, 200.0, 0.0, 0.0, 5.0, 0.0); /* id 2, on top of ball 0 */
+    bp_world_insert_ball(w, 205.0, 200.0, 0.0, 0.0, 5.0, 0.0); /* id 2, on top of ball 0 */
     act(&s, BP_INPUT_GRAB, 190.0, 200.0);
     act(&s, BP_INPUT_DELETE, 205.0, 200.0);
     TAP_OK(bp_world_index_of(w, 2) < 0 && bp_world_index_of(w, 0) >= 0 && s.held == 0,

@@ -15,7 +15,7 @@ static bp_world *build(const char *text, char *err, size_t err_size)
     bp_scene scene;
     if (bp_scene_parse(&scene, "t.scene", text, err, err_size) != 0)
         return NULL;
-    bp_world *w = bp_world_create(&scene.params);
+    bp_world *w = bp_world_new(&scene.params);
     if (w && bp_scene_build(&scene, "t.scene", w, err, err_size) != 0) {
         bp_world_destroy(w);
         w = NULL;
@@ -69,7 +69,7 @@ static void a_saved_scene_loads_back_to_the_same_bits(void)
     int status = bp_scene_load(&scene, path, err, sizeof err);
     bp_world *again = NULL;
     if (status == 0) {
-        again = bp_world_create(&scene.params);
+        again = bp_world_new(&scene.params);
         if (again && bp_scene_build(&scene, path, again, err, sizeof err) != 0) {
             bp_world_destroy(again);
             again = NULL;

@@ -19,7 +19,7 @@
 static bp_world *landing_pit(void)
 {
     bp_params params = bp_pit_params(BALLS);
-    bp_world *world = bp_world_create(&params);
+    bp_world *world = bp_world_new(&params);
     if (!world || !bp_spawn_pit(world, BALLS, 1))
         return NULL;
     for (int s = 0; s < STEPS; s++)
@@ -150,7 +150,7 @@ static void two_sides_change_nothing(void)
     bp_params params = bp_pit_params(n);
     bp_world *pits[3];
     for (int k = 0; k < 3; k++) {
-        pits[k] = bp_world_create(&params);
+        pits[k] = bp_world_new(&params);
         if (pits[k] && bp_spawn_pit(pits[k], n, 2))
             for (int s = 0; s < 100; s++) /* half the pit has landed */
                 step_or_bail(pits[k]);

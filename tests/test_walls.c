@@ -24,7 +24,7 @@ static bp_params quiet(double w, double h)
 
 static void add_wall(bp_world *w, double x1, double y1, double x2, double y2, double r)
 {
-    bp_world_add_wall(w, (bp_wall){x1, y1, x2, y2, r});
+    bp_world_insert_wall(w, (bp_wall){x1, y1, x2, y2, r});
 }
 
 /* Distance from a point to the segment (x1,y1)-(x2,y2). */
@@ -43,10 +43,10 @@ static double seg_dist(double px, double py, double x1, double y1, double x2, do
 static void thin_wall_stops_a_fast_small_ball(double speed)
 {
     bp_params p = quiet(1000.0, 1000.0);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     add_wall(w, 500.0, 0.0, 500.0, 1000.0, 0.0);
-    bp_world_add_ball(w, 300.0, 500.0, speed, 0.0, 2.0, 0.0);
-    bp_world_add_ball(w, 300.0, 300.0, speed * 0.8, speed * 0.6, 2.0, 0.0);
+    bp_world_insert_ball(w, 300.0, 500.0, speed, 0.0, 2.0, 0.0);
+    bp_world_insert_ball(w, 300.0, 300.0, speed * 0.8, speed * 0.6, 2.0, 0.0);
     double max_x = 0.0;
     for (int s = 0; s < 240; s++) {
         step_or_bail(w);
@@ -74,7 +74,7 @@ static void closed_box_holds_at_any_speed(void)
 {
     bp_params p = quiet(1000.0, 1000.0);
     p.gravity = 980.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     const double lo = 200.0, hi = 600.0;
     add_wall(w, lo, lo, hi, lo, 0.0);
     add_wall(w, hi, lo, hi, hi, 0.0);
@@ -84,11 +84,11 @@ static void closed_box_holds_at_any_speed(void)
     for (int k = 0; k < 4; k++) {
         double v = speeds[k] / sqrt(2.0);
         /* Straight at each corner from the centre line. */
-        bp_world_add_ball(w, 400.0, 400.0 - 40.0 * k, v, v, 3.0, 0.0);
-        bp_world_add_ball(w, 400.0 + 40.0 * k, 400.0, -v, -v, 4.0, 0.0);
-        bp_world_add_ball(w, 300.0, 300.0 + 20.0 * k, v, -v, 5.0, 0.0);
-        bp_world_add_ball(w, 500.0, 500.0 - 20.0 * k, speeds[k] * 0.6, speeds[k] * 0.8, 2.0,
-                          0.0);
+        bp_world_insert_ball(w, 400.0, 400.0 - 40.0 * k, v, v, 3.0, 0.0);
+        bp_world_insert_ball(w, 400.0 + 40.0 * k, 400.0, -v, -v, 4.0, 0.0);
+        bp_world_insert_ball(w, 300.0, 300.0 + 20.0 * k, v, -v, 5.0, 0.0);
+        bp_world_insert_ball(w, 500.0, 500.0 - 20.0 * k, speeds[k] * 0.6, speeds[k] * 0.8, 2.0,
+                             0.0);
     }
     int escaped_at = -1;
     for (int s = 0; s < 600 && escaped_at < 0; s++) {
@@ -118,13 +118,13 @@ static void ball_comes_to_rest_in_a_v(void)
     p.restitution = 0.5;
     p.friction = 0.2;
     p.drag = 0.05;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     double slope = tan(30.0 * BP_TEST_PI / 180.0);
     double vx0 = 500.0, vy0 = 400.0 + 300.0 * slope;
     add_wall(w, 200.0, 400.0, vx0, vy0, 0.0);
     add_wall(w, vx0, vy0, 800.0, 400.0, 0.0);
     const double r = 10.0;
-    bp_world_add_ball(w, 430.0, 200.0, 60.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 430.0, 200.0, 60.0, 0.0, r, 0.0);
     for (int s = 0; s < 120 * 9; s++)
         step_or_bail(w);
     double x0 = w->x[0], y0 = w->y[0], max_move = 0.0, max_speed = 0.0;
@@ -156,7 +156,7 @@ static void frictionless_slope_accelerates_at_g_sin_30(void)
     bp_params p = quiet(2000.0, 1400.0);
     p.gravity = 980.0;
     p.restitution = 0.0;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     double th = 30.0 * BP_TEST_PI / 180.0;
     double x1 = 100.0, y1 = 200.0, x2 = 1900.0, y2 = 200.0 + 1800.0 * tan(th);
     add_wall(w, x1, y1, x2, y2, 0.0);
@@ -166,7 +166,7 @@ static void frictionless_slope_accelerates_at_g_sin_30(void)
     double stop = 400.0 + 2.0 * r * 5.0 + r;
     add_wall(w, x1 + stop * ux, y1 + stop * uy, x1 + stop * ux + 60.0 * nx,
              y1 + stop * uy + 60.0 * ny, 0.0);
-    bp_world_add_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, x1 + 100.0 * ux + r * nx, y1 + 100.0 * uy + r * ny, 0.0, 0.0, r, 0.0);
     for (int s = 0; s < 10; s++)
         step_or_bail(w);
     double v_a = w->vx[0] * ux + w->vy[0] * uy;
@@ -200,7 +200,7 @@ static void pile_on_a_slope_does_not_creep(void)
     p.restitution = 0.0;
     p.friction = 0.6;
     p.drag = 0.05;
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     double th = 20.0 * BP_TEST_PI / 180.0;
     double x1 = 50.0, y1 = 300.0, x2 = 1150.0, y2 = 300.0 + 1100.0 * tan(th);
     add_wall(w, x1, y1, x2, y2, 0.0);
@@ -211,13 +211,13 @@ static void pile_on_a_slope_does_not_creep(void)
              y1 + stop * uy + 60.0 * ny, 0.0);
     for (int k = 0; k < 6; k++) {
         double a = 400.0 + 2.0 * r * k;
-        bp_world_add_ball(w, x1 + a * ux + r * nx, y1 + a * uy + r * ny, 0.0, 0.0, r, 0.0);
+        bp_world_insert_ball(w, x1 + a * ux + r * nx, y1 + a * uy + r * ny, 0.0, 0.0, r, 0.0);
     }
     double lift = r + r * sqrt(3.0);
     for (int k = 0; k < 5; k++) {
         double a = 400.0 + r + 2.0 * r * k;
-        bp_world_add_ball(w, x1 + a * ux + lift * nx, y1 + a * uy + lift * ny, 0.0, 0.0, r,
-                          0.0);
+        bp_world_insert_ball(w, x1 + a * ux + lift * nx, y1 + a * uy + lift * ny, 0.0, 0.0, r,
+                             0.0);
     }
     for (int s = 0; s < 240; s++)
         step_or_bail(w);
@@ -245,9 +245,9 @@ static void fast_ball_hands_on_its_momentum(double e)
 {
     bp_params p = quiet(4000.0, 400.0);
     p.restitution = e;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 200.0, 20000.0, 0.0, 5.0, 0.0);
-    bp_world_add_ball(w, 1000.0, 200.0, 0.0, 0.0, 5.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 200.0, 20000.0, 0.0, 5.0, 0.0);
+    bp_world_insert_ball(w, 1000.0, 200.0, 0.0, 0.0, 5.0, 0.0);
     /* Contact after 890 px: in step 6; 8 steps leave the target 2 steps to
      * travel, well short of the far side at 4000 px. */
     for (int s = 0; s < 8; s++)
@@ -273,11 +273,11 @@ static void fast_ball_wakes_a_resting_ball(void)
 {
     bp_params p = quiet(4000.0, 400.0);
     p.gravity = 980.0;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 1000.0, 395.0, 0.0, 0.0, 5.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 1000.0, 395.0, 0.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 240; s++)
         step_or_bail(w);
-    bp_world_add_ball(w, 100.0, 395.0, 20000.0, 0.0, 5.0, 0.0);
+    bp_world_insert_ball(w, 100.0, 395.0, 20000.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 8; s++)
         step_or_bail(w);
     int64_t target = bp_world_index_of(w, 0), striker = bp_world_index_of(w, 1);
@@ -292,14 +292,14 @@ static void fast_ball_wakes_a_resting_ball(void)
 static void fast_ball_into_a_row(void)
 {
     bp_params p = quiet(6000.0, 400.0);
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 100.0, 200.0, 30000.0, 0.0, 5.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 100.0, 200.0, 30000.0, 0.0, 5.0, 0.0);
     for (int k = 0; k < 5; k++)
-        bp_world_add_ball(w, 1000.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
+        bp_world_insert_ball(w, 1000.0 + 10.0 * k, 200.0, 0.0, 0.0, 5.0, 0.0);
     /* Resting bystanders off the path, so that the one fast ball is a small
      * minority (the sweep then files only the balls near its path). */
     for (int k = 0; k < 40; k++)
-        bp_world_add_ball(w, 100.0 + 20.0 * k, 350.0, 0.0, 0.0, 5.0, 0.0);
+        bp_world_insert_ball(w, 100.0 + 20.0 * k, 350.0, 0.0, 0.0, 5.0, 0.0);
     for (int s = 0; s < 8; s++)
         step_or_bail(w);
     /* By id: the step may reorder balls in memory. */
@@ -332,16 +332,16 @@ static void contacts_are_classed_by_their_normal(void)
     bp_params p = quiet(400.0, 400.0);
     p.gravity = 980.0;
     p.restitution = 0.0;
-    bp_world *w = bp_world_create(&p);
-    bp_world_add_ball(w, 200.0, 390.0, 0.0, 0.0, 10.0, 0.0);
+    bp_world *w = bp_world_new(&p);
+    bp_world_insert_ball(w, 200.0, 390.0, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 10; s++)
         step_or_bail(w);
     TAP_OK((w->flags[0] & BP_BALL_GROUNDED) != 0, "grounded: a ball on the floor");
     bp_world_destroy(w);
 
     p.gravity = 0.0;
-    w = bp_world_create(&p);
-    bp_world_add_ball(w, 390.0, 200.0, 100.0, 0.0, 10.0, 0.0);
+    w = bp_world_new(&p);
+    bp_world_insert_ball(w, 390.0, 200.0, 100.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 2; s++)
         step_or_bail(w);
     TAP_OK((w->flags[0] & BP_BALL_GROUNDED) == 0, "grounded: not against a side wall");

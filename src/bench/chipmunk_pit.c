@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 
     /* The same starting state, read back from our own spawn. */
     bp_params params = bp_pit_params(n);
-    bp_world *world = bp_world_create(&params);
+    bp_world *world = bp_world_new(&params);
     if (!world || !bp_spawn_pit(world, n, seed)) {
         fprintf(stderr, "ballpit-vs-chipmunk: out of memory\n");
         return 1;

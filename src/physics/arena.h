@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "minmax.h"
-#include "world.h"
+#include "bodies.h"
 
 /* A surface this close (px) still counts as a contact for the grounded flag
  * and for the solver's clean-up, as in the ball-ball solver. */

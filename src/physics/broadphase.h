@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "workers.h"
-#include "world.h"
+#include "bodies.h"
 
 typedef struct bp_pair {
     uint32_t a, b; /* ball indices */

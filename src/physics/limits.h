@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "params.h"
-#include "world.h"
+#include "bodies.h"
 
 #define BP_RADIUS_MIN 0.5     /* ball radius, px */
 #define BP_RADIUS_MAX 10000.0

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "world.h"
+#include "bodies.h"
 
 /* Id of the topmost ball containing (x, y) — the one drawn last, i.e. the
  * highest id — or -1 when the point is on no ball. */

@@ -8,21 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "bodies.h"
 
-/* What a ray hit. */
-typedef enum bp_hit_kind { BP_HIT_BALL, BP_HIT_WALL, BP_HIT_ARENA } bp_hit_kind;
-
-/* One shape a ray enters. For a ball the id is its stable id, for a wall its
- * index in world->walls, for the arena the side (BP_SIDE_* of walls.h:
- * 0 top, 1 right, 2 bottom, 3 left). */
-typedef struct bp_ray_hit {
-    bp_hit_kind kind;
-    uint32_t id;
-    double dist;   /* along the normalised direction, px */
-    double x, y;   /* where the ray (for a swept circle: its centre) is then, px */
-    double nx, ny; /* outward unit normal of the surface entered */
-} bp_ray_hit;
+/* bp_hit_kind and bp_ray_hit are the public header's. */
 
 /* "ball", "wall" or "arena". */
 const char *bp_hit_kind_name(bp_hit_kind kind);

@@ -10,7 +10,7 @@
 
 #include "broadphase.h"
 #include "support.h"
-#include "world.h"
+#include "bodies.h"
 
 /* Speeds (px/s) and times of sleeping for a world's parameters. */
 typedef struct bp_sleep_rules {

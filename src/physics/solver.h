@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "workers.h"
-#include "world.h"
+#include "bodies.h"
 
 bp_solver *bp_solver_create(void);
 void bp_solver_destroy(bp_solver *solver);

@@ -10,7 +10,7 @@
 
 #include "broadphase.h"
 #include "workers.h"
-#include "world.h"
+#include "bodies.h"
 
 /* Whether the pass lets the pairs far above where the last pass stopped
  * wait (see support.c): as it sees fit, never, or every pair (which makes

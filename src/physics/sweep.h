@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "workers.h"
-#include "world.h"
+#include "bodies.h"
 
 /* A ball moving more than this fraction of its radius in one step is fast.
  * Two slower balls close by less than their summed radii per step, so their

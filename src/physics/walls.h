@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "bodies.h"
 
 /* The arena's sides, in the order they sit in the static set (and the ids
  * the ray casts report for them). */

@@ -17,7 +17,7 @@ bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
                   bp_bench_result *result)
 {
     bp_params params = bp_pit_params_shaped(n, aspect);
-    bp_world *world = bp_world_create(&params);
+    bp_world *world = bp_world_new(&params);
     if (!world)
         return false;
     world->threads = threads;

@@ -222,7 +222,7 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         const char *why = bp_check_wall_in_arena(&world->params, wall);
         if (why)
             return line_error(err, err_size, name, scene->walls[i].line, why, NULL);
-        if (!bp_world_add_wall(world, *wall)) {
+        if (!bp_world_insert_wall(world, *wall)) {
             snprintf(err, err_size, "%s: out of memory", name);
             return 1;
         }
@@ -232,7 +232,7 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         const char *why = bp_check_ball_in_arena(&world->params, b->x, b->y, b->r);
         if (why)
             return line_error(err, err_size, name, b->line, why, NULL);
-        if (bp_world_add_ball(world, b->x, b->y, b->vx, b->vy, b->r, b->mass) < 0) {
+        if (bp_world_insert_ball(world, b->x, b->y, b->vx, b->vy, b->r, b->mass) < 0) {
             snprintf(err, err_size, "%s: out of memory", name);
             return 1;
         }

@@ -156,7 +156,7 @@ static int reset(bp_session *s, char *err, size_t err_size)
 static int spawn(bp_session *s, double x, double y, double r, char *err, size_t err_size)
 {
     bp_session_clamp(s->world, r, &x, &y);
-    if (bp_world_add_ball(s->world, x, y, 0.0, 0.0, r, 0.0) < 0) {
+    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, 0.0) < 0) {
         snprintf(err, err_size, "spawn: out of memory");
         return 1;
     }
@@ -171,7 +171,7 @@ static void delete_at(bp_session *s, double x, double y)
         return;
     if (id == s->held)
         s->held = -1;
-    bp_world_remove_ball(s->world, (uint32_t)id);
+    bp_world_delete_ball(s->world, (uint32_t)id);
     s->jumped = true;
 }
 
@@ -219,7 +219,7 @@ static void remove_id(bp_session *s, double id)
 {
     if (id == (double)s->held)
         s->held = -1;
-    if (bp_world_remove_ball(s->world, (uint32_t)id))
+    if (bp_world_delete_ball(s->world, (uint32_t)id))
         s->jumped = true;
 }
 
@@ -324,7 +324,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
             double hi = k % 2 ? s->world->params.height : s->world->params.width;
             in->v[k] = in->v[k] < 0.0 ? 0.0 : in->v[k] > hi ? hi : in->v[k];
         }
-        if (!bp_world_add_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
+        if (!bp_world_insert_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
             snprintf(err, err_size, "wall: out of memory");
             status = 1;
         }

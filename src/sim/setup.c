@@ -44,7 +44,7 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
             return NULL;
     }
     bp_params params = merge_params(&scene.params, opts);
-    bp_world *world = bp_world_create(&params);
+    bp_world *world = bp_world_new(&params);
     if (!world) {
         bp_scene_free(&scene);
         snprintf(err, err_size, "out of memory");

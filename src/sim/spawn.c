@@ -139,7 +139,7 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
                 continue;
             double vx = bp_rng_range(&rng, -150.0, 150.0);
             double vy = bp_rng_range(&rng, -150.0, 150.0);
-            int64_t id = bp_world_add_ball(world, x, y, vx, vy, r, 0.0);
+            int64_t id = bp_world_insert_ball(world, x, y, vx, vy, r, 0.0);
             if (id < 0) {
                 snprintf(err, err_size, "out of memory placing %llu balls",
                          (unsigned long long)count);
@@ -229,7 +229,7 @@ bool bp_spawn_pit(bp_world *world, uint64_t n, uint64_t seed)
         double y = (cy + 0.5) * cell_h + bp_rng_range(&rng, -slack_y, slack_y);
         double vx = bp_rng_range(&rng, -100.0, 100.0);
         double vy = bp_rng_range(&rng, -100.0, 100.0);
-        if (bp_world_add_ball(world, x, y, vx, vy, r, 0.0) < 0)
+        if (bp_world_insert_ball(world, x, y, vx, vy, r, 0.0) < 0)
             return false;
     }
     return true;

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bp_scene_free(&scene);
         return 0;
     }
-    bp_world *world = bp_world_create(&scene.params);
+    bp_world *world = bp_world_new(&scene.params);
     if (world && bp_scene_build(&scene, "fuzz.scene", world, err, sizeof err) == 0) {
         bp_fuzz_check(world, INFINITY, "after building the scene");
         double bound = bp_fuzz_energy_bound(world, bp_fuzz_energy(world));
