@@ -5,22 +5,8 @@
 /* Overlap between a sleeper and a neighbour, as a fraction of the smaller
  * radius, beyond what resting contact explains, that wakes the sleeper. */
 #define BP_SLEEP_OVERLAP_OVER_R 0.02
-/* How long (s) a ball must rest before it sleeps. Half a second kept the
- * benchmark pit's balls awake about a quarter longer than 0.25 s, with no
- * firmer pile; 0.15 s with the speed below took the 100,000-ball pit from
- * 8.6 to 10.1 steps/s, and its deepest overlap from 0.039 r to 0.015 r: a
- * frictionless pile creeps like a liquid, and every ball that creeps is one
- * more the passes have to push through its neighbours. 0.10 s then took
- * 10-15% off the pit's work at 1,000 and 10,000 balls with the same
- * deepest overlap; woken whole after the run, the 1k pit (seeds 1-3) moved
- * no more in the next half second than after 0.15 s of rest (mean
- * 0.58/0.71/0.38 px against 0.93/0.79/0.61). Once the clean-up stopped
- * waking sleepers for a step of gravity's sink (solver.c, separate), 0.05 s
- * took another 11-22% off at 1,000 balls (seeds 1-5) and 10-13% at 10,000
- * (seeds 1-3), and the pits woken whole moved less in the next half second
- * than after 0.10 s: mean 0.28-0.54 px against 0.45-0.65 at 1,000, and
- * 0.77-0.92 against 1.58-1.70 at 10,000: put to sleep sooner, the pile
- * has crept less. */
+/* How long (s) a ball must rest before it sleeps: the shortest wait that
+ * still lets a pile stop creeping first (docs/benchmarks.md, "Tuning"). */
 #define BP_SLEEP_AFTER_S 0.05
 /* Overlap (fraction of the smaller radius) beyond which two balls awake are
  * jammed into each other: the clean-up takes out every overlap deeper than

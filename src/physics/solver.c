@@ -65,9 +65,8 @@
 #define BP_SOLVER_THREADS_MIN_BALLS 8192
 /* From this many balls on, the step reorders the balls in memory by grid
  * cell, every BP_SOLVER_REORDER_EVERY steps: in a few steps few balls leave
- * their neighbours far behind in memory, and shuffling a dozen arrays every
- * step cost more than it saved (100k pit: 15.1 steps/s every step, 16.8
- * every 8th; 10k pit: 739 -> 693 instructions per ball-step). */
+ * their neighbours far behind in memory, so shuffling a dozen arrays every
+ * step costs more than it saves (docs/benchmarks.md, "Tuning"). */
 #define BP_SOLVER_REORDER_MIN_BALLS 2048
 #define BP_SOLVER_REORDER_EVERY 8
 
