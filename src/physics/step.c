@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "solver.h"
 #include "sweep.h"
+#include "validate.h"
 #include "walls.h"
 #include "workers.h"
 #include "world.h"
@@ -157,6 +158,7 @@ static void contain_strays(bp_world *world, double dt)
 
 bool bp_world_step(bp_world *world)
 {
+    BP_WORLD_VALIDATE(world);
     double dt = 1.0 / world->params.hz;
     int k = substeps_for(world, dt);
     /* Walls and ball count do not change within a step: prepare once. */
@@ -172,5 +174,6 @@ bool bp_world_step(bp_world *world)
     contain_strays(world, dt);
     bp_solver_end_step(world);
     world->steps++;
+    BP_WORLD_VALIDATE(world);
     return true;
 }
