@@ -37,6 +37,15 @@ static inline void tap_result(int ok, const char *what)
                    __FILE__, __LINE__);                                                        \
     } while (0)
 
+/* A check of work not yet done: TAP's TODO, reported but not failing the
+ * run while it fails, and seen at once when it starts to pass. */
+#define TAP_TODO(cond, what, why)                                                              \
+    do {                                                                                       \
+        int tap_ok_ = (cond) ? 1 : 0;                                                          \
+        tap_count++;                                                                           \
+        printf("%s %d - %s # TODO %s\n", tap_ok_ ? "ok" : "not ok", tap_count, what, why);     \
+    } while (0)
+
 static inline int tap_done(void)
 {
     printf("1..%d\n", tap_count);
