@@ -197,7 +197,7 @@ static void test_walls_and_held(void)
     TAP_OK(bp_world_set_ball_held(world, held, true), "a ball is held");
     bool never_past = true;
     for (int k = 0; k < 120; k++) {
-        bp_world_step(world);
+        never_past &= bp_world_step(world);
         never_past &= bp_world_get_ball(world, fast).x <= 600.0 - 2.0 - 5.0 + 1e-9;
     }
     TAP_OK(never_past, "a ball at 50,000 px/s never passes the wall");
