@@ -29,20 +29,26 @@ static bp_params params_of(const bp_world_def *def)
     };
 }
 
+/* The def of a world with these parameters and threads. */
+static bp_world_def def_of(const bp_params *p, int threads)
+{
+    return (bp_world_def){
+        .width = p->width,
+        .height = p->height,
+        .gravity = p->gravity,
+        .restitution = p->restitution,
+        .friction = p->friction,
+        .rolling = p->rolling,
+        .drag = p->drag,
+        .hz = p->hz,
+        .threads = threads,
+    };
+}
+
 bp_world_def bp_default_world_def(void)
 {
     bp_params p = bp_params_default();
-    return (bp_world_def){
-        .width = p.width,
-        .height = p.height,
-        .gravity = p.gravity,
-        .restitution = p.restitution,
-        .friction = p.friction,
-        .rolling = p.rolling,
-        .drag = p.drag,
-        .hz = p.hz,
-        .threads = 1,
-    };
+    return def_of(&p, 1);
 }
 
 bp_ball_def bp_default_ball_def(void)
@@ -73,18 +79,7 @@ bp_world *bp_world_create(const bp_world_def *def)
 
 bp_world_def bp_world_get_def(const bp_world *world)
 {
-    const bp_params *p = &world->params;
-    return (bp_world_def){
-        .width = p->width,
-        .height = p->height,
-        .gravity = p->gravity,
-        .restitution = p->restitution,
-        .friction = p->friction,
-        .rolling = p->rolling,
-        .drag = p->drag,
-        .hz = p->hz,
-        .threads = world->threads,
-    };
+    return def_of(&world->params, world->threads);
 }
 
 const char *bp_world_set_def(bp_world *world, const bp_world_def *def)
