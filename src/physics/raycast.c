@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "grid.h"
 #include "walls.h"
 
 const char *bp_hit_kind_name(bp_hit_kind kind)
@@ -225,46 +226,21 @@ bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, do
     return found;
 }
 
-/* Balls by coarse cell, built once per preview so that each short segment
- * of the flight looks at a few cells, not at every ball. */
-typedef struct ball_grid {
-    double cell;
-    int cols, rows;
-    uint32_t *start, *items;
-} ball_grid;
-
-static int grid_clamp(double v, int n)
+/* Files the balls by coarse cell, once per preview, so that each short
+ * segment of the flight looks at a few cells, not at every ball. */
+static bool grid_build(bp_grid *g, const bp_world *world, double cell)
 {
-    return !(v >= 0.0) ? 0 : v >= (double)(n - 1) ? n - 1 : (int)v;
-}
-
-static bool grid_build(ball_grid *g, const bp_world *world, double cell)
-{
-    double w = world->params.width, h = world->params.height;
     double max_cells = world->count * 2.0 > 1024.0 ? world->count * 2.0 : 1024.0;
-    if ((w / cell) * (h / cell) > max_cells)
-        cell = sqrt(w * h / max_cells);
-    g->cell = cell;
-    g->cols = (int)ceil(w / cell) > 0 ? (int)ceil(w / cell) : 1;
-    g->rows = (int)ceil(h / cell) > 0 ? (int)ceil(h / cell) : 1;
-    size_t cells = (size_t)g->cols * (size_t)g->rows;
-    g->start = calloc(cells + 1, sizeof(uint32_t));
-    g->items = malloc((world->count ? world->count : 1) * sizeof(uint32_t));
-    if (!g->start || !g->items)
+    bp_grid_shape(g, world->params.width, world->params.height, cell, max_cells);
+    if (!bp_grid_begin(g))
         return false;
     for (size_t i = 0; i < world->count; i++)
-        g->start[(size_t)grid_clamp(world->y[i] / cell, g->rows) * (size_t)g->cols +
-                 (size_t)grid_clamp(world->x[i] / cell, g->cols) + 1]++;
-    for (size_t c = 0; c < cells; c++)
-        g->start[c + 1] += g->start[c];
-    for (size_t i = 0; i < world->count; i++) {
-        size_t c = (size_t)grid_clamp(world->y[i] / cell, g->rows) * (size_t)g->cols +
-                   (size_t)grid_clamp(world->x[i] / cell, g->cols);
-        g->items[g->start[c]++] = (uint32_t)i;
-    }
-    for (size_t c = cells; c > 0; c--)
-        g->start[c] = g->start[c - 1];
-    g->start[0] = 0;
+        bp_grid_count(g, bp_grid_cell_at(g, world->x[i], world->y[i]));
+    if (!bp_grid_fill_start(g))
+        return false;
+    for (size_t i = 0; i < world->count; i++)
+        bp_grid_fill(g, bp_grid_cell_at(g, world->x[i], world->y[i]), (uint32_t)i);
+    bp_grid_end(g);
     return true;
 }
 
@@ -276,7 +252,7 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
     *hit_found = false;
     if (max_points < 2)
         return 0;
-    ball_grid grid = {0};
+    bp_grid grid = {0};
     double reach = r + world->r_max;
     bool have_grid = grid_build(&grid, world, 2.0 * reach > 16.0 ? 2.0 * reach : 16.0);
     double dt = 1.0 / p->hz, damping = exp(-p->drag * dt);
@@ -294,11 +270,10 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
         bool found = false;
         bp_ray_hit best;
         if (have_grid) {
-            double inv = 1.0 / grid.cell;
-            int c0 = grid_clamp((fmin(x, x + dx) - reach) * inv, grid.cols);
-            int c1 = grid_clamp((fmax(x, x + dx) + reach) * inv, grid.cols);
-            int r0 = grid_clamp((fmin(y, y + dy) - reach) * inv, grid.rows);
-            int r1 = grid_clamp((fmax(y, y + dy) + reach) * inv, grid.rows);
+            int c0 = bp_grid_clamp(&grid, fmin(x, x + dx) - reach, grid.cols);
+            int c1 = bp_grid_clamp(&grid, fmax(x, x + dx) + reach, grid.cols);
+            int r0 = bp_grid_clamp(&grid, fmin(y, y + dy) - reach, grid.rows);
+            int r1 = bp_grid_clamp(&grid, fmax(y, y + dy) + reach, grid.rows);
             for (int cy = r0; cy <= r1; cy++)
                 for (int cx = c0; cx <= c1; cx++) {
                     size_t c = (size_t)cy * (size_t)grid.cols + (size_t)cx;
@@ -323,7 +298,6 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
         xs[n] = x;
         ys[n++] = y;
     }
-    free(grid.start);
-    free(grid.items);
+    bp_grid_free(&grid);
     return n;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
 #include "grow.h"
 
 /* Motions into a surface slower than this (px over the whole move) count as
@@ -173,8 +174,7 @@ void bp_statics_destroy(bp_statics *st)
     if (!st)
         return;
     free(st->segs);
-    free(st->cell_start);
-    free(st->items);
+    bp_grid_free(&st->grid);
     free(st->seen);
     free(st->anchor_x);
     free(st->anchor_y);
@@ -182,39 +182,30 @@ void bp_statics_destroy(bp_statics *st)
     free(st);
 }
 
-static int clamp_cell(double v, int n)
-{
-    if (!(v >= 0.0))
-        return 0;
-    if (v >= (double)(n - 1))
-        return n - 1;
-    return (int)v;
-}
-
 /* Calls back for each grid cell the capsule can reach: the cells of its
  * bounding box whose centre lies within r + half a cell diagonal of the
  * core. Counts when items is NULL, else fills. */
-static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint32_t *items)
+static void rasterize(bp_statics *st, uint32_t w, bool fill)
 {
     const bp_segment *g = &st->segs[w];
-    double inv = 1.0 / st->cell;
+    bp_grid *grid = &st->grid;
     double x0 = fmin(g->ax, g->bx) - g->r, x1 = fmax(g->ax, g->bx) + g->r;
     double y0 = fmin(g->ay, g->by) - g->r, y1 = fmax(g->ay, g->by) + g->r;
-    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
-    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
-    double reach = g->r + st->cell * 0.7072;
+    int c0 = bp_grid_clamp(grid, x0, grid->cols), c1 = bp_grid_clamp(grid, x1, grid->cols);
+    int r0 = bp_grid_clamp(grid, y0, grid->rows), r1 = bp_grid_clamp(grid, y1, grid->rows);
+    double reach = g->r + grid->cell * 0.7072;
     for (int cy = r0; cy <= r1; cy++)
         for (int cx = c0; cx <= c1; cx++) {
             double nx, ny;
-            double d = bp_segment_distance(g, (cx + 0.5) * st->cell, (cy + 0.5) * st->cell, 0.0,
-                                           0.0, &nx, &ny);
+            double d = bp_segment_distance(g, (cx + 0.5) * grid->cell, (cy + 0.5) * grid->cell,
+                                           0.0, 0.0, &nx, &ny);
             if (d > reach)
                 continue;
-            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
-            if (items)
-                items[count_or_fill[c]++] = w;
+            size_t c = (size_t)cy * (size_t)grid->cols + (size_t)cx;
+            if (fill)
+                bp_grid_fill(grid, c, w);
             else
-                count_or_fill[c + 1]++;
+                bp_grid_count(grid, c);
         }
 }
 
@@ -238,26 +229,16 @@ static bool build(bp_statics *st, const bp_world *world)
     st->seen_h = p->height;
 
     /* Coarse cells: a few thousand at most, never finer than 32 px. */
-    double cell = sqrt(p->width * p->height / 4096.0);
-    st->cell = cell > 32.0 ? cell : 32.0;
-    st->cols = (int)ceil(p->width / st->cell);
-    st->rows = (int)ceil(p->height / st->cell);
-    size_t cells = (size_t)st->cols * (size_t)st->rows;
-    if (!bp_reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
-        return false;
-    uint32_t *start = st->cell_start;
-    memset(start, 0, (cells + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, start, NULL);
-    for (size_t c = 0; c < cells; c++)
-        start[c + 1] += start[c];
-    if (!bp_reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
+    bp_grid_shape(&st->grid, p->width, p->height, 32.0, 4096.0);
+    if (!bp_grid_begin(&st->grid))
         return false;
     for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, start, st->items);
-    for (size_t c = cells; c > 0; c--)
-        start[c] = start[c - 1];
-    start[0] = 0;
+        rasterize(st, (uint32_t)i, false);
+    if (!bp_grid_fill_start(&st->grid))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        rasterize(st, (uint32_t)i, true);
+    bp_grid_end(&st->grid);
     return true;
 }
 
@@ -297,15 +278,15 @@ size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, d
 {
     if (st->count == 0)
         return 0;
-    double inv = 1.0 / st->cell;
-    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
-    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    const bp_grid *g = &st->grid;
+    int c0 = bp_grid_clamp(g, x0, g->cols), c1 = bp_grid_clamp(g, x1, g->cols);
+    int r0 = bp_grid_clamp(g, y0, g->rows), r1 = bp_grid_clamp(g, y1, g->rows);
     size_t found = 0;
     for (int cy = r0; cy <= r1; cy++)
         for (int cx = c0; cx <= c1; cx++) {
-            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
-            for (uint32_t k = st->cell_start[c]; k < st->cell_start[c + 1]; k++) {
-                uint32_t w = st->items[k];
+            size_t c = (size_t)cy * (size_t)g->cols + (size_t)cx;
+            for (uint32_t k = g->start[c]; k < g->start[c + 1]; k++) {
+                uint32_t w = g->items[k];
                 size_t j = 0;
                 while (j < found && out[j] != w)
                     j++;

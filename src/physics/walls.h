@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bodies.h"
+#include "grid.h"
 
 /* The arena's sides, in the order they sit in the static set (and the ids
  * the ray casts report for them). */
@@ -54,11 +55,7 @@ typedef struct bp_statics {
     size_t count, capacity;
     bp_segment sides[BP_SIDES];
 
-    double cell; /* grid over the walls, px */
-    int cols, rows;
-    uint32_t *cell_start; /* cols*rows + 1 offsets into items */
-    uint32_t *items;      /* wall indices by cell */
-    size_t cells_capacity, items_capacity;
+    bp_grid grid; /* wall indices by cell */
 
     bp_wall *seen; /* the walls the set was built from, to notice changes */
     size_t seen_capacity;

@@ -1,0 +1,53 @@
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+
+void bp_grid_shape(bp_grid *g, double w, double h, double cell, double max_cells)
+{
+    if ((w / cell) * (h / cell) > max_cells)
+        cell = sqrt(w * h / max_cells);
+    g->cell = cell;
+    g->inv_cell = 1.0 / cell;
+    g->cols = (int)ceil(w / cell) > 0 ? (int)ceil(w / cell) : 1;
+    g->rows = (int)ceil(h / cell) > 0 ? (int)ceil(h / cell) : 1;
+}
+
+bool bp_grid_begin(bp_grid *g)
+{
+    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    if (!bp_reserve((void **)&g->start, &g->start_capacity, cells + 1, sizeof(uint32_t)))
+        return false;
+    memset(g->start, 0, (cells + 1) * sizeof(uint32_t));
+    return true;
+}
+
+bool bp_grid_fill_start(bp_grid *g)
+{
+    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    /* start[c + 1] held cell c's count: summed, start[c] is where cell c
+     * begins, and counts up to where it ends as it fills. */
+    for (size_t c = 0; c < cells; c++)
+        g->start[c + 1] += g->start[c];
+    return bp_reserve((void **)&g->items, &g->items_capacity, (size_t)g->start[cells] + 1,
+                      sizeof(uint32_t));
+}
+
+void bp_grid_end(bp_grid *g)
+{
+    /* Filling left start[c] at cell c's end, which is cell c + 1's start. */
+    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    memmove(g->start + 1, g->start, cells * sizeof(uint32_t));
+    g->start[0] = 0;
+}
+
+void bp_grid_free(bp_grid *g)
+{
+    free(g->start);
+    free(g->items);
+    g->start = g->items = NULL;
+    g->start_capacity = g->items_capacity = 0;
+}
