@@ -189,7 +189,7 @@ def overlay_scenario(display):
                                 stderr=subprocess.PIPE)
         win = find_window(env, proc)
         if win:
-            time.sleep(1.0)
+            time.sleep(3.0)  # a loaded machine: let the first frames pass before the keys
             xdo(env, "mousemove", "--window", win, 700, 500, "sleep", 0.3, "key", "F12",
                 "sleep", 0.8, "key", "b", "sleep", 0.3, "key", "k", "sleep", 0.5, "key", "F12",
                 "sleep", 0.8, "mousemove", "--window", win, 200, 300, "sleep", 0.3, "click", 2,
