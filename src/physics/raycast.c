@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "detmath.h"
 #include "grid.h"
 #include "walls.h"
 
@@ -255,7 +256,7 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
     bp_grid grid = {0};
     double reach = r + world->r_max;
     bool have_grid = grid_build(&grid, world, 2.0 * reach > 16.0 ? 2.0 * reach : 16.0);
-    double dt = 1.0 / p->hz, damping = exp(-p->drag * dt);
+    double dt = 1.0 / p->hz, damping = bp_exp(-p->drag * dt);
     size_t n = 0;
     xs[n] = x;
     ys[n++] = y;

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "arena.h"
+#include "detmath.h"
 #include "solver.h"
 #include "sweep.h"
 #include "validate.h"
@@ -115,7 +116,7 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
         .dv_gravity = p->gravity * dt,
         /* Exact solution of dv/dt = -drag v over the step: the same decay
          * per second at any hz. */
-        .damping = exp(-p->drag * dt),
+        .damping = bp_exp(-p->drag * dt),
         /* Two substeps' worth of gravity: what a resting ball gathers. */
         .rest_speed = 2.0 * fabs(p->gravity) * dt,
         .fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt),
