@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
 
 #include "chart.h"
 #include "hud.h"
@@ -38,6 +41,15 @@
 
 /* How long a note of a saved file stays on screen, ms. */
 #define BP_MESSAGE_MS 2500
+
+/* What the HUD's figures are made of, over the half second they cover. */
+typedef struct hud_period {
+    Uint64 start;            /* performance counter when it began */
+    uint64_t first_tick;     /* the physics step then */
+    int drawn;               /* frames drawn since */
+    int skipped;             /* times round the loop with nothing new to draw */
+    Uint64 draw_ticks, step_ticks; /* counter ticks spent drawing, stepping */
+} hud_period;
 
 typedef struct bp_app {
     SDL_Window *window;
@@ -87,6 +99,15 @@ typedef struct bp_app {
     uint64_t furthest;        /* the latest step reached; after a rewind, the
                                * timeline shows how far back it went */
     uint64_t last_tick;       /* the step of the last frame */
+    /* The frame loop's own state, kept between frames (see frame()). */
+    double dt, accumulator, freq;
+    Uint64 last;              /* performance counter at the last frame */
+    hud_period period;
+    bp_hud_stats stats;
+    bool recording, dumping;  /* --record-input, --dump files open */
+    int idle_ms;              /* how long an unchanged frame may wait */
+    char err[512];            /* why the loop failed */
+    bool failed;
 } bp_app;
 
 static bool grow(double **a, double **b, size_t *capacity, size_t wanted)
@@ -498,15 +519,6 @@ static void present(bp_app *app)
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
 }
 
-/* What the HUD's figures are made of, over the half second they cover. */
-typedef struct hud_period {
-    Uint64 start;            /* performance counter when it began */
-    uint64_t first_tick;     /* the physics step then */
-    int drawn;               /* frames drawn since */
-    int skipped;             /* times round the loop with nothing new to draw */
-    Uint64 draw_ticks, step_ticks; /* counter ticks spent drawing, stepping */
-} hud_period;
-
 /* Once the period has covered half a second at now: its figures into
  * stats, a new period from now, and true. */
 static bool hud_period_roll(hud_period *w, Uint64 now, uint64_t tick, double freq,
@@ -553,107 +565,140 @@ static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool st
            !(stats_new && app->view.show_hud) && world_shown(app);
 }
 
-/* Runs frames until quit or --steps; false with a message on failure. */
-static bool loop(bp_app *app, char *err, size_t err_size)
+/* What a frame did, and so what the loop does before the next one. */
+typedef enum frame_result {
+    FRAME_END,       /* quit, --steps, or a failure (app->failed, app->err) */
+    FRAME_DRAWN,     /* drawn and presented */
+    FRAME_DRAWN_FAST, /* the same, in under 2 ms: no vsync held it (e.g. Xvfb) */
+    FRAME_UNCHANGED, /* nothing new to draw: wait app->idle_ms for an event */
+} frame_result;
+
+/* Ends the loop on a failure whose message is in app->err. */
+static frame_result failed(bp_app *app)
+{
+    app->failed = true;
+    return FRAME_END;
+}
+
+/* One frame: the events, the steps due, and the drawing if anything
+ * changed. The desktop runs frames in a loop; the browser calls one per
+ * screen refresh. */
+static frame_result frame(bp_app *app)
 {
     bp_session *s = &app->session;
-    double dt = 1.0 / s->world->params.hz;
-    double accumulator = 0.0, freq = (double)SDL_GetPerformanceFrequency();
-    Uint64 last = SDL_GetPerformanceCounter();
-    hud_period period = {.start = last, .first_tick = s->tick};
-    bp_hud_stats stats = {0};
-    while (!app->view.quit && !steps_done(app)) {
-        SDL_Event ev;
-        bool events = false;
-        while (SDL_PollEvent(&ev)) {
-            events = true;
-            if (bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0)
-                return false;
-        }
-        if (app->view.save_scene) {
-            app->view.save_scene = false;
-            save_scene(app);
-        }
-        if (app->view.load_scene) {
-            app->view.load_scene = false;
-            load_scene(app);
-            dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
-            /* The past of another scene is not this one's to go back to. */
-            if (s->history) {
-                double seconds = (double)s->history->keep_steps / s->world->params.hz;
-                bp_history_free(s->history);
-                bp_history_init(s->history, seconds, s->world->params.hz, BP_HISTORY_MAX_BYTES);
-                if (!bp_session_keep_history(s, s->history)) {
-                    snprintf(err, err_size, "history: out of memory");
-                    return false;
-                }
-                app->furthest = s->tick;
-            }
-        }
-        if (s->tick < app->last_tick && app->trails_live)
-            bp_trails_clear(&app->trails); /* no line back to where the balls were */
-        app->last_tick = s->tick;
-        app->furthest = s->tick > app->furthest ? s->tick : app->furthest;
-        bool jumped = s->jumped;
-        if (s->jumped) {
-            /* Balls were placed, added or removed: draw them where they are. */
-            if (!snapshot(app)) {
-                snprintf(err, err_size, "out of memory");
-                return false;
-            }
-            s->jumped = false;
-        }
-        Uint64 now = SDL_GetPerformanceCounter();
-        double real = (double)(now - last) / freq;
-        last = now;
-        if (real > BP_MAX_FRAME_TIME)
-            real = BP_MAX_FRAME_TIME;
-        if (app->view.paused)
-            accumulator = 0.0;
-        else
-            accumulator += real * app->view.time_scale;
-        int taken = 0;
-        int due = accumulator / dt < BP_MAX_STEPS_PER_FRAME ? (int)(accumulator / dt)
-                                                           : BP_MAX_STEPS_PER_FRAME;
-        Uint64 steps_from = SDL_GetPerformanceCounter();
-        while (accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
-            if (bp_input_lead(&app->input, s, due - taken, err, err_size) != 0 ||
-                !step(app, err, err_size))
-                return false;
-            accumulator -= dt;
-            taken++;
-        }
-        if (taken == BP_MAX_STEPS_PER_FRAME)
-            accumulator = 0.0;
-        for (; app->view.single_steps > 0 && !steps_done(app); app->view.single_steps--)
-            if (!step(app, err, err_size))
-                return false;
-        app->view.single_steps = 0;
-        Uint64 draw_from = SDL_GetPerformanceCounter();
-        period.step_ticks += draw_from - steps_from;
-        bool stats_new = hud_period_roll(&period, now, s->tick, freq, &stats);
-        if (stats_new)
-            step_percentiles(app, &stats);
-        /* A world at rest is not drawn again and again: a pile asleep
-         * under a software renderer kept a core and a half busy redrawing
-         * the same picture. Steps go on meanwhile, and any event wakes the
-         * loop at once. */
-        if (frame_unchanged(app, events, jumped, stats_new)) {
-            double wait = app->view.paused ? 0.01 : (dt - accumulator) / app->view.time_scale;
-            SDL_WaitEventTimeout(NULL, (int)SDL_max(1.0, SDL_min(1e3 * wait, 10.0)));
-            period.skipped++;
-            continue;
-        }
-        draw(app, app->view.paused ? 1.0 : accumulator / dt, &stats);
-        Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
-        period.draw_ticks += draw_ticks;
-        period.drawn++;
-        present(app);
-        /* Without vsync (e.g. under Xvfb) do not spin a core at 100%. */
-        if ((double)(SDL_GetPerformanceCounter() - now) / freq < 0.002)
-            SDL_Delay(1);
+    char *err = app->err;
+    size_t err_size = sizeof app->err;
+    if (app->view.quit || steps_done(app))
+        return FRAME_END;
+    SDL_Event ev;
+    bool events = false;
+    while (SDL_PollEvent(&ev)) {
+        events = true;
+        if (bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0)
+            return failed(app);
     }
-    return true;
+    if (app->view.save_scene) {
+        app->view.save_scene = false;
+        save_scene(app);
+    }
+    if (app->view.load_scene) {
+        app->view.load_scene = false;
+        load_scene(app);
+        app->dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
+        /* The past of another scene is not this one's to go back to. */
+        if (s->history) {
+            double seconds = (double)s->history->keep_steps / s->world->params.hz;
+            bp_history_free(s->history);
+            bp_history_init(s->history, seconds, s->world->params.hz, BP_HISTORY_MAX_BYTES);
+            if (!bp_session_keep_history(s, s->history)) {
+                snprintf(err, err_size, "history: out of memory");
+                return failed(app);
+            }
+            app->furthest = s->tick;
+        }
+    }
+    if (s->tick < app->last_tick && app->trails_live)
+        bp_trails_clear(&app->trails); /* no line back to where the balls were */
+    app->last_tick = s->tick;
+    app->furthest = s->tick > app->furthest ? s->tick : app->furthest;
+    bool jumped = s->jumped;
+    if (s->jumped) {
+        /* Balls were placed, added or removed: draw them where they are. */
+        if (!snapshot(app)) {
+            snprintf(err, err_size, "out of memory");
+            return failed(app);
+        }
+        s->jumped = false;
+    }
+    double dt = app->dt;
+    Uint64 now = SDL_GetPerformanceCounter();
+    double real = (double)(now - app->last) / app->freq;
+    app->last = now;
+    if (real > BP_MAX_FRAME_TIME)
+        real = BP_MAX_FRAME_TIME;
+    if (app->view.paused)
+        app->accumulator = 0.0;
+    else
+        app->accumulator += real * app->view.time_scale;
+    int taken = 0;
+    int due = app->accumulator / dt < BP_MAX_STEPS_PER_FRAME ? (int)(app->accumulator / dt)
+                                                            : BP_MAX_STEPS_PER_FRAME;
+    Uint64 steps_from = SDL_GetPerformanceCounter();
+    while (app->accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
+        if (bp_input_lead(&app->input, s, due - taken, err, err_size) != 0 ||
+            !step(app, err, err_size))
+            return failed(app);
+        app->accumulator -= dt;
+        taken++;
+    }
+    if (taken == BP_MAX_STEPS_PER_FRAME)
+        app->accumulator = 0.0;
+    for (; app->view.single_steps > 0 && !steps_done(app); app->view.single_steps--)
+        if (!step(app, err, err_size))
+            return failed(app);
+    app->view.single_steps = 0;
+    Uint64 draw_from = SDL_GetPerformanceCounter();
+    app->period.step_ticks += draw_from - steps_from;
+    bool stats_new = hud_period_roll(&app->period, now, s->tick, app->freq, &app->stats);
+    if (stats_new)
+        step_percentiles(app, &app->stats);
+    /* A world at rest is not drawn again and again: a pile asleep under a
+     * software renderer kept a core and a half busy redrawing the same
+     * picture. Steps go on meanwhile, and any event wakes the loop at
+     * once. */
+    if (frame_unchanged(app, events, jumped, stats_new)) {
+        double wait = app->view.paused ? 0.01 : (dt - app->accumulator) / app->view.time_scale;
+        app->period.skipped++;
+        app->idle_ms = (int)SDL_max(1.0, SDL_min(1e3 * wait, 10.0));
+        return FRAME_UNCHANGED;
+    }
+    draw(app, app->view.paused ? 1.0 : app->accumulator / dt, &app->stats);
+    Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
+    app->period.draw_ticks += draw_ticks;
+    app->period.drawn++;
+    present(app);
+    return (double)(SDL_GetPerformanceCounter() - now) / app->freq < 0.002 ? FRAME_DRAWN_FAST
+                                                                           : FRAME_DRAWN;
+}
+
+/* Runs frames until quit or --steps; false with a message in app->err on
+ * failure. */
+static bool loop(bp_app *app)
+{
+    for (;;) {
+        switch (frame(app)) {
+        case FRAME_END:
+            return !app->failed;
+        case FRAME_UNCHANGED:
+            SDL_WaitEventTimeout(NULL, app->idle_ms);
+            break;
+        case FRAME_DRAWN_FAST:
+            SDL_Delay(1); /* without vsync, do not spin a core at 100% */
+            break;
+        case FRAME_DRAWN:
+            break;
+        }
+    }
 }
 
 static bool open_window(bp_app *app)
@@ -673,82 +718,148 @@ static bool open_window(bp_app *app)
     return SDL_RenderSetLogicalSize(app->renderer, app->width, app->height) == 0;
 }
 
-int bp_app_run(bp_world *world, const bp_options *opts)
+/* Everything before the first frame: the history, the replay, the window,
+ * the recording and the dump. Returns the exit status of a failure (its
+ * message printed), else 0. */
+static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
 {
     char err[512];
-    bp_app app = {.opts = opts};
-    app.width = (int)SDL_ceil(world->params.width);
-    app.height = (int)SDL_ceil(world->params.height);
-    bp_session_init(&app.session, world, opts);
+    app->opts = opts;
+    app->width = (int)SDL_ceil(world->params.width);
+    app->height = (int)SDL_ceil(world->params.height);
+    bp_session_init(&app->session, world, opts);
     if (opts->history > 0.0) {
-        bp_history_init(&app.history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
-        if (!bp_session_keep_history(&app.session, &app.history)) {
+        bp_history_init(&app->history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
+        if (!bp_session_keep_history(&app->session, &app->history)) {
             fprintf(stderr, "ballpit: history: out of memory\n");
-            bp_history_free(&app.history);
             return 1;
         }
     }
     if (opts->replay_path) {
-        int status = bp_replay_load(&app.replay, opts->replay_path, err, sizeof err);
+        int status = bp_replay_load(&app->replay, opts->replay_path, err, sizeof err);
         if (status == 0)
-            status = bp_replay_check_arena(&app.replay, &world->params, opts->replay_path, err,
+            status = bp_replay_check_arena(&app->replay, &world->params, opts->replay_path, err,
                                            sizeof err);
         if (status) {
-            bp_replay_free(&app.replay);
             fprintf(stderr, "ballpit: %s\n", err);
             return status;
         }
     }
-    int status = 0;
-    bool recording = false, dumping = false;
-    if (!open_window(&app)) {
+    if (!open_window(app)) {
         fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
-        status = 1;
-    } else if (opts->record_path &&
-               !(recording = bp_input_writer_open(&app.writer, opts->record_path, err,
-                                                  sizeof err))) {
+        return 1;
+    }
+    if (opts->record_path &&
+        !(app->recording = bp_input_writer_open(&app->writer, opts->record_path, err,
+                                                sizeof err))) {
         fprintf(stderr, "ballpit: %s\n", err);
-        status = 1;
-    } else if (!(dumping = bp_recorder_open(&app.rec, opts, world, err, sizeof err)) ||
-               !bp_recorder_follow(&app.rec, &app.session.inspect) ||
-               !bp_recorder_step(&app.rec, world, 0, err, sizeof err)) {
+        return 1;
+    }
+    if (!(app->dumping = bp_recorder_open(&app->rec, opts, world, err, sizeof err)) ||
+        !bp_recorder_follow(&app->rec, &app->session.inspect) ||
+        !bp_recorder_step(&app->rec, world, 0, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        return 1;
+    }
+    if (app->recording)
+        app->session.writer = &app->writer;
+    bp_input_init(&app->input, &app->view, opts, world);
+    if (!snapshot(app)) {
+        fprintf(stderr, "ballpit: out of memory\n");
+        return 1;
+    }
+    app->dt = 1.0 / world->params.hz;
+    app->freq = (double)SDL_GetPerformanceFrequency();
+    app->last = SDL_GetPerformanceCounter();
+    app->period = (hud_period){.start = app->last, .first_tick = app->session.tick};
+    return 0;
+}
+
+/* Closes what app_start opened (the recording and the dump are finished,
+ * which may fail) and frees the app. Returns the exit status. */
+static int app_finish(bp_app *app, int status)
+{
+    char err[512];
+    if (app->recording &&
+        !bp_input_writer_close(&app->writer, app->session.tick, err, sizeof err)) {
         fprintf(stderr, "ballpit: %s\n", err);
         status = 1;
     }
+    if (app->dumping && !bp_recorder_close(&app->rec, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        status = 1;
+    }
+    bp_replay_free(&app->replay);
+    bp_history_free(&app->history);
+    free(app->prev_x);
+    free(app->prev_y);
+    free(app->draw_x);
+    free(app->draw_y);
+    free(app->shown_x);
+    free(app->shown_y);
+    bp_render_destroy(app->render);
+    bp_trails_free(&app->trails);
+    bp_text_destroy(app->glyphs);
+    if (app->canvas)
+        SDL_DestroyTexture(app->canvas);
+    if (app->renderer)
+        SDL_DestroyRenderer(app->renderer);
+    if (app->window)
+        SDL_DestroyWindow(app->window);
+    SDL_Quit();
+    free(app);
+    return status;
+}
+
+#ifdef __EMSCRIPTEN__
+/* The app the browser is running, for the page (bp_app_browser_world). */
+static bp_app *browser_app;
+
+const bp_world *bp_app_browser_world(void)
+{
+    return browser_app ? browser_app->session.world : NULL;
+}
+
+/* The browser calls this once per screen refresh. An unchanged frame
+ * costs next to nothing, so there is no waiting to do here. When the loop
+ * ends, the page is told the exit status (Module.ballpitEnded). */
+static void browser_frame(void *arg)
+{
+    bp_app *app = arg;
+    if (frame(app) != FRAME_END)
+        return;
+    emscripten_cancel_main_loop();
+    int status = 0;
+    if (app->failed) {
+        fprintf(stderr, "ballpit: %s\n", app->err);
+        status = 1;
+    }
+    browser_app = NULL;
+    status = app_finish(app, status);
+    EM_ASM({ if (Module.ballpitEnded) Module.ballpitEnded($0); }, status);
+}
+#endif
+
+int bp_app_run(bp_world *world, const bp_options *opts)
+{
+    /* On the heap: in the browser the frames run after this call is gone. */
+    bp_app *app = calloc(1, sizeof *app);
+    if (!app) {
+        fprintf(stderr, "ballpit: out of memory\n");
+        return 1;
+    }
+    int status = app_start(app, world, opts);
     if (status == 0) {
-        if (recording)
-            app.session.writer = &app.writer;
-        bp_input_init(&app.input, &app.view, opts, world);
-        if (!snapshot(&app) || !loop(&app, err, sizeof err)) {
-            fprintf(stderr, "ballpit: %s\n", app.prev_x ? err : "out of memory");
+#ifdef __EMSCRIPTEN__
+        /* Unwinds the stack and never returns: main and its world stay
+         * as they are while the browser calls browser_frame. */
+        browser_app = app;
+        emscripten_set_main_loop_arg(browser_frame, app, 0, 1);
+#endif
+        if (!loop(app)) {
+            fprintf(stderr, "ballpit: %s\n", app->err);
             status = 1;
         }
     }
-    if (recording && !bp_input_writer_close(&app.writer, app.session.tick, err, sizeof err)) {
-        fprintf(stderr, "ballpit: %s\n", err);
-        status = 1;
-    }
-    if (dumping && !bp_recorder_close(&app.rec, err, sizeof err)) {
-        fprintf(stderr, "ballpit: %s\n", err);
-        status = 1;
-    }
-    bp_replay_free(&app.replay);
-    bp_history_free(&app.history);
-    free(app.prev_x);
-    free(app.prev_y);
-    free(app.draw_x);
-    free(app.draw_y);
-    free(app.shown_x);
-    free(app.shown_y);
-    bp_render_destroy(app.render);
-    bp_trails_free(&app.trails);
-    bp_text_destroy(app.glyphs);
-    if (app.canvas)
-        SDL_DestroyTexture(app.canvas);
-    if (app.renderer)
-        SDL_DestroyRenderer(app.renderer);
-    if (app.window)
-        SDL_DestroyWindow(app.window);
-    SDL_Quit();
-    return status;
+    return app_finish(app, status);
 }
