@@ -822,7 +822,8 @@ const bp_world *bp_app_browser_world(void)
 
 /* The browser calls this once per screen refresh. An unchanged frame
  * costs next to nothing, so there is no waiting to do here. When the loop
- * ends, the page is told the exit status (Module.ballpitEnded). */
+ * ends, the program exits with its status, which the page hears of
+ * (Module.onExit). */
 static void browser_frame(void *arg)
 {
     bp_app *app = arg;
@@ -835,8 +836,7 @@ static void browser_frame(void *arg)
         status = 1;
     }
     browser_app = NULL;
-    status = app_finish(app, status);
-    EM_ASM({ if (Module.ballpitEnded) Module.ballpitEnded($0); }, status);
+    emscripten_force_exit(app_finish(app, status));
 }
 #endif
 
