@@ -217,10 +217,11 @@ CROSS
 # needs the system's SDL; web/meson.build builds the browser's.
 build_page() {
     write_cross_file
-    if [ ! -f "$BUILD/meson/build.ninja" ]; then
-        meson setup "$BUILD/meson" --cross-file "$BUILD/emscripten.ini" \
-            -Dapp=disabled -Dchipmunk=disabled -Dbuildtype=release -Ddebug=false \
-            -Doptimization=s </dev/null
+    local opts=(-Dapp=disabled -Dchipmunk=disabled -Dbuildtype=minsize -Dwerror=true)
+    if [ -f "$BUILD/meson/build.ninja" ]; then
+        meson configure "$BUILD/meson" "${opts[@]}" </dev/null >/dev/null
+    else
+        meson setup "$BUILD/meson" --cross-file "$BUILD/emscripten.ini" "${opts[@]}" </dev/null
     fi
     ninja -C "$BUILD/meson" </dev/null
     local f
