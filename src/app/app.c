@@ -705,9 +705,14 @@ static bool open_window(bp_app *app)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
         return false;
+    Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+#ifdef __EMSCRIPTEN__
+    /* The renderer there is WebGL's: a window made for it at once is not
+     * made again when the renderer comes, which costs the first frame. */
+    flags |= SDL_WINDOW_OPENGL;
+#endif
     app->window = SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                                   app->width, app->height,
-                                   SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+                                   app->width, app->height, flags);
     if (!app->window)
         return false;
     app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
