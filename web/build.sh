@@ -28,6 +28,9 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 SDL_VERSION=2.26.5
 GFX_VERSION=1.0.4
+# How the libraries are compiled: a cache made another way is made again.
+DEPS_CFLAGS=(-Oz -w)
+DEPS_RECIPE="SDL2 $SDL_VERSION, SDL2_gfx $GFX_VERSION, ${DEPS_CFLAGS[*]}, recipe 1"
 
 # Debian's emcc finds acorn and the other JavaScript modules it runs with
 # node there; a node from elsewhere does not look in that folder itself.
@@ -141,6 +144,15 @@ SDL_SOURCES=(
     video/dummy/SDL_nullevents.c video/dummy/SDL_nullframebuffer.c video/dummy/SDL_nullvideo.c
 )
 
+# Drops a cache built from other versions or flags.
+check_recipe() {
+    if [ "$(cat "$DEPS/lib/recipe" 2>/dev/null)" != "$DEPS_RECIPE" ]; then
+        rm -rf "$DEPS/lib" "$DEPS/include"
+        mkdir -p "$DEPS/lib"
+        printf '%s\n' "$DEPS_RECIPE" >"$DEPS/lib/recipe"
+    fi
+}
+
 build_sdl2() {
     [ -f "$DEPS/lib/libSDL2.a" ] && return 0
     log "building SDL2 $SDL_VERSION for wasm (a few minutes)"
@@ -149,7 +161,7 @@ build_sdl2() {
     mkdir -p "$work"
     tar xzf "$DEPS"/src/libsdl2_${SDL_VERSION}*.orig.tar.gz -C "$work"
     local top=$work/SDL2-$SDL_VERSION
-    compile_all "$top/src" "$work/obj" -O2 -w -I"$top/include" -- "${SDL_SOURCES[@]}"
+    compile_all "$top/src" "$work/obj" "${DEPS_CFLAGS[@]}" -I"$top/include" -- "${SDL_SOURCES[@]}"
     mkdir -p "$DEPS/include/SDL2" "$DEPS/lib"
     cp "$top"/include/*.h "$DEPS/include/SDL2/"
     local objs=()
@@ -170,7 +182,7 @@ build_sdl2_gfx() {
     local top=$work/SDL2_gfx-$GFX_VERSION
     local files=(SDL2_framerate.c SDL2_gfxPrimitives.c SDL2_imageFilter.c SDL2_rotozoom.c)
     # No MMX in wasm: the image filters take their C path.
-    compile_all "$top" "$work/obj" -O2 -w -I"$DEPS/include/SDL2" -- "${files[@]}"
+    compile_all "$top" "$work/obj" "${DEPS_CFLAGS[@]}" -I"$DEPS/include/SDL2" -- "${files[@]}"
     cp "$top"/SDL2_framerate.h "$top"/SDL2_gfxPrimitives.h "$top"/SDL2_gfxPrimitives_font.h \
         "$top"/SDL2_imageFilter.h "$top"/SDL2_rotozoom.h "$DEPS/include/SDL2/"
     local objs=() f
@@ -233,6 +245,7 @@ build_page() {
 
 install_packages
 fetch_sources
+check_recipe
 build_sdl2
 build_sdl2_gfx
 build_page
