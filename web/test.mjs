@@ -363,6 +363,35 @@ try {
        JSON.stringify(b));
     await page.context().close();
   }
+  {
+    // 6. The keys are the desktop's: Space pauses (the balls stop where
+    //    they are, though frames go on) and resumes; Esc ends the program,
+    //    and the page says so.
+    const page = await open('?scene=funnel');
+    await page.waitForFunction(() => document.body.dataset.firstFrameMs !== undefined, null,
+                               { timeout: 30000 });
+    const where = async () => balls((await sceneNow(page)) || '').map(b => `${b.x},${b.y}`).join(' ');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(300);
+    const paused1 = await where();
+    await page.waitForTimeout(500);
+    const paused2 = await where();
+    await page.keyboard.press('Space');
+    const deadline = Date.now() + 10000;
+    let moving = paused2;
+    while (moving === paused2 && Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      moving = await where();
+    }
+    ok(paused1 !== '' && paused1 === paused2 && moving !== paused2,
+       'Space pauses the sandbox (the funnel\'s balls stay put for half a second) and resumes it');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.body.dataset.state !== 'running', null,
+                               { timeout: 10000 }).catch(() => {});
+    ok(await state(page) === 'ended' && /ended/.test(await page.textContent('#note')),
+       'Esc ends the program and the page says so', await state(page));
+    await page.context().close();
+  }
 } catch (e) {
   ok(false, 'the checks ran to the end', e.stack);
 } finally {
