@@ -365,8 +365,9 @@ try {
   }
   {
     // 6. The keys are the desktop's: Space pauses (the balls stop where
-    //    they are, though frames go on) and resumes; Esc ends the program,
-    //    and the page says so.
+    //    they are, though frames go on) and resumes; F12 and Ctrl+S offer
+    //    their files as downloads; Esc ends the program, and the page says
+    //    so.
     const page = await open('?scene=funnel');
     await page.waitForFunction(() => document.body.dataset.firstFrameMs !== undefined, null,
                                { timeout: 30000 });
@@ -385,6 +386,27 @@ try {
     }
     ok(paused1 !== '' && paused1 === paused2 && moving !== paused2,
        'Space pauses the sandbox (the funnel\'s balls stay put for half a second) and resumes it');
+    // F12 and Ctrl+S: the files the desktop writes, offered as downloads.
+    const shot = page.waitForEvent('download', { timeout: 20000 });
+    await page.keyboard.press('F12');
+    const png = await shot;
+    const pngFile = await png.path();
+    const pngBytes = pngFile ? fs.readFileSync(pngFile) : Buffer.alloc(0);
+    let pngSize = '';
+    try {
+      const img = decodePng(pngBytes);
+      pngSize = `${img.width}x${img.height}`;
+    } catch (e) { /* not a PNG: the check fails below */ }
+    ok(/^ballpit-\d{3}\.png$/.test(png.suggestedFilename()) && pngSize === '1024x768',
+       `F12 offers the canvas as ${png.suggestedFilename()}, a PNG of ${pngSize || 'nothing'}`);
+    const saved = page.waitForEvent('download', { timeout: 20000 });
+    await page.keyboard.press('Control+s');
+    const scene = await saved;
+    const sceneFile = await scene.path();
+    const sceneText = sceneFile ? fs.readFileSync(sceneFile, 'utf8') : '';
+    ok(/^ballpit-scene-\d{3}\.scene$/.test(scene.suggestedFilename()) &&
+       balls(sceneText).length === 40 && /^world w=1024 h=768 /m.test(sceneText),
+       `Ctrl+S offers the scene as ${scene.suggestedFilename()}: the funnel's 40 balls`);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.body.dataset.state !== 'running', null,
                                { timeout: 10000 }).catch(() => {});
