@@ -44,7 +44,7 @@ async function load(browser) {
 
 const cold = [], warm = [];
 for (let k = 0; k < 3; k++) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args });
   cold.push(await load(browser));
   if (k === 0)
     for (let i = 0; i < loads; i++)
