@@ -19,7 +19,7 @@ BALLPIT = os.path.abspath(sys.argv[1])
 LINE = re.compile(
     r"^engine=ballpit n=(\d+) steps=600 threads=(\d+) wall_s=([0-9.]+) "
     r"steps_per_s=([0-9.]+) ball_steps_per_s=(\d+) max_overlap_over_r=([0-9.]+) "
-    r"escaped=(\d+)( aspect=([0-9.e+-]+))?$")
+    r"escaped=(\d+)( aspect=([0-9.e+-]+))?( case=crowd)?$")
 
 
 def bench(args):
@@ -37,7 +37,8 @@ def bench(args):
     g = match.groups()
     return {"n": int(g[0]), "threads": int(g[1]), "wall_s": float(g[2]),
             "steps_per_s": float(g[3]), "ball_steps_per_s": int(g[4]),
-            "overlap": float(g[5]), "escaped": int(g[6]), "aspect": g[8]}
+            "overlap": float(g[5]), "escaped": int(g[6]), "aspect": g[8],
+            "crowd": g[9] is not None}
 
 
 def consistent(f, n, threads, what):
@@ -79,6 +80,22 @@ def main():
         check(wide["escaped"] == 0 and wide["overlap"] <= 0.05,
               "10,000 balls at the 1,000-ball pit's depth: nobody out, overlap <= 0.05 r",
               str(wide))
+
+    # The all-awake crowd: the same pit without gravity, restitution 1,
+    # friction 0. A gas: its balls touch only in passing, and none leaves.
+    crowd = bench(["--bench-crowd", "1000"])
+    if crowd:
+        consistent(crowd, 1000, 1, "a crowd of 1,000 balls")
+        check(crowd["crowd"] and crowd["aspect"] is None,
+              "the crowd's line ends with case=crowd", str(crowd))
+        check(crowd["escaped"] == 0 and crowd["overlap"] <= 0.05,
+              "a crowd of 1,000 balls: nobody out, deepest overlap at most 0.05 r", str(crowd))
+        check(one is None or not one["crowd"], "the pit's line has no case field")
+    crowd2 = bench(["--bench-crowd", "1000", "--threads", "2"])
+    if crowd and crowd2:
+        check(crowd2["overlap"] == crowd["overlap"],
+              "a crowd on two threads ends as on one (same deepest overlap)",
+              "%r vs %r" % (crowd2["overlap"], crowd["overlap"]))
 
     single = bench(["--bench", "1"])
     if single:

@@ -68,6 +68,12 @@ def main():
         check(s is not None and s["steps"] == 0 and s["step_ms_max"] == 0,
               "--steps 0: steps=0 and zero times, no division by zero", s)
 
+        # --settle's steps come before the run: neither run nor timed by it.
+        s = stats(run(["--headless", "--pit", "500", "--settle", "30", "--steps", "12",
+                       "--stats"], tmp))
+        check(s is not None and s["steps"] == 12,
+              "--settle 30 --steps 12 reports steps=12: the settling is not timed", s)
+
         p = run(["--headless", "--steps", "50"], tmp)
         check(p.returncode == 0 and p.stdout == "", "without --stats nothing is printed", p.stdout)
 

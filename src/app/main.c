@@ -29,10 +29,13 @@ int main(int argc, char **argv)
         printf("ballpit %s\n", BALLPIT_VERSION);
         return 0;
     }
-    if (opts.bench_set) {
+    if (opts.bench_set || opts.bench_crowd_set) {
         bp_bench_result result;
-        if (!bp_bench_run(opts.bench, opts.bench_aspect, opts.threads, opts.seed, &result)) {
-            fprintf(stderr, "ballpit: --bench: out of memory\n");
+        uint64_t n = opts.bench_set ? opts.bench : opts.bench_crowd;
+        if (!bp_bench_run(n, opts.bench_aspect, opts.bench_crowd_set, opts.threads, opts.seed,
+                          &result)) {
+            fprintf(stderr, "ballpit: %s: out of memory\n",
+                    opts.bench_set ? "--bench" : "--bench-crowd");
             return 1;
         }
         bp_bench_print(&result, stdout);

@@ -2,7 +2,10 @@
  * the same balls (our own spawn, same seed), walls, step and measures, so
  * the two lines and their ratio compare like with like.
  *
- * usage: ballpit-vs-chipmunk N [SEED]
+ * usage: ballpit-vs-chipmunk [--crowd] N [SEED]
+ *
+ * With --crowd, both run the all-awake crowd (--bench-crowd): the pit
+ * without gravity, restitution 1, friction 0.
  *
  * Chipmunk multiplies the elasticities and frictions of the two shapes in a
  * contact, so each shape gets the square root of the pit's value. Chipmunk
@@ -13,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench.h"
@@ -41,11 +45,17 @@ static void add_side(cpSpace *space, cpVect a, cpVect b, double e, double mu)
 
 int main(int argc, char **argv)
 {
+    bool crowd = argc > 1 && strcmp(argv[1], "--crowd") == 0;
+    if (crowd) {
+        argc--;
+        argv++;
+    }
     char *end = NULL;
     errno = 0;
     unsigned long long n = argc > 1 ? strtoull(argv[1], &end, 10) : 0;
     if (argc < 2 || argc > 3 || *end || errno || n < 1 || n > 2000000) {
-        fprintf(stderr, "usage: ballpit-vs-chipmunk N [SEED]  (1 <= N <= 2000000)\n");
+        fprintf(stderr,
+                "usage: ballpit-vs-chipmunk [--crowd] N [SEED]  (1 <= N <= 2000000)\n");
         return 2;
     }
     unsigned long long seed = argc > 2 ? strtoull(argv[2], &end, 10) : 1;
@@ -55,14 +65,14 @@ int main(int argc, char **argv)
     }
 
     bp_bench_result ours;
-    if (!bp_bench_run(n, BP_PIT_ASPECT, 1, seed, &ours)) {
+    if (!bp_bench_run(n, BP_PIT_ASPECT, crowd, 1, seed, &ours)) {
         fprintf(stderr, "ballpit-vs-chipmunk: out of memory\n");
         return 1;
     }
     bp_bench_print(&ours, stdout);
 
     /* The same starting state, read back from our own spawn. */
-    bp_params params = bp_pit_params(n);
+    bp_params params = bp_bench_params(n, BP_PIT_ASPECT, crowd);
     bp_world *world = bp_world_new(&params);
     if (!world || !bp_spawn_pit(world, n, seed)) {
         fprintf(stderr, "ballpit-vs-chipmunk: out of memory\n");
@@ -114,9 +124,9 @@ int main(int argc, char **argv)
     /* Same line as ours, with the engine's name. */
     double steps_per_s = wall > 0.0 ? BP_BENCH_STEPS / wall : 0.0;
     printf("engine=chipmunk n=%llu steps=%d threads=1 wall_s=%.6f steps_per_s=%.1f "
-           "ball_steps_per_s=%.0f max_overlap_over_r=%.4f escaped=%llu\n",
+           "ball_steps_per_s=%.0f max_overlap_over_r=%.4f escaped=%llu%s\n",
            n, BP_BENCH_STEPS, wall, steps_per_s, steps_per_s * (double)n,
-           theirs.max_overlap_over_r, escaped);
+           theirs.max_overlap_over_r, escaped, crowd ? " case=crowd" : "");
     double ours_per_s = ours.wall_s > 0.0 ? BP_BENCH_STEPS / ours.wall_s : 0.0;
     printf("ratio n=%llu ballpit_over_chipmunk_steps_per_s=%.2f\n", n,
            steps_per_s > 0.0 ? ours_per_s / steps_per_s : 0.0);

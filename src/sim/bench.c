@@ -13,10 +13,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
+bp_params bp_bench_params(uint64_t n, double aspect, bool crowd)
+{
+    bp_params p = bp_pit_params_shaped(n, aspect);
+    if (crowd) {
+        p.gravity = 0.0;
+        p.restitution = 1.0;
+        p.friction = 0.0;
+    }
+    return p;
+}
+
+bool bp_bench_run(uint64_t n, double aspect, bool crowd, int threads, uint64_t seed,
                   bp_bench_result *result)
 {
-    bp_params params = bp_pit_params_shaped(n, aspect);
+    bp_params params = bp_bench_params(n, aspect, crowd);
     bp_world *world = bp_world_new(&params);
     if (!world)
         return false;
@@ -38,6 +49,7 @@ bool bp_bench_run(uint64_t n, double aspect, int threads, uint64_t seed,
     *result = (bp_bench_result){
         .n = n,
         .aspect = aspect,
+        .crowd = crowd,
         .threads = threads,
         .wall_s = wall,
         .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
@@ -67,5 +79,7 @@ void bp_bench_print(const bp_bench_result *r, FILE *out)
             steps_per_s * (double)r->n, r->max_overlap_over_r, (unsigned long long)r->escaped);
     if (r->aspect != BP_PIT_ASPECT)
         fprintf(out, " aspect=%g", r->aspect);
+    if (r->crowd)
+        fputs(" case=crowd", out);
     fputc('\n', out);
 }

@@ -28,6 +28,9 @@ enum {
     OPT_THREADS,
     OPT_BENCH,
     OPT_BENCH_ASPECT,
+    OPT_BENCH_CROWD,
+    OPT_PIT,
+    OPT_SETTLE,
     OPT_RECORD,
     OPT_REPLAY,
     OPT_RAYCAST,
@@ -63,6 +66,9 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"bench", required_argument, NULL, OPT_BENCH},
     {"bench-aspect", required_argument, NULL, OPT_BENCH_ASPECT},
+    {"bench-crowd", required_argument, NULL, OPT_BENCH_CROWD},
+    {"pit", required_argument, NULL, OPT_PIT},
+    {"settle", required_argument, NULL, OPT_SETTLE},
     {"record-input", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"raycast", required_argument, NULL, OPT_RAYCAST},
@@ -117,7 +123,10 @@ const char *bp_options_usage(void)
            "  --png                 with --dump: also write DIR/frame-NNNNNN.png\n"
            "  --threads T           worker threads for the physics step (1)\n"
            "  --bench N             run the standard pit benchmark with N balls\n"
-           "  --bench-aspect A      with --bench: the pit's width over height (1.6)\n"
+           "  --bench-aspect A      with --bench or --bench-crowd: the pit's width over height (1.6)\n"
+           "  --bench-crowd N       run the all-awake crowd benchmark with N balls\n"
+           "  --pit N               the world is the benchmark pit of N balls\n"
+           "  --settle S            step the world S times before the run starts (0)\n"
            "  --record-input FILE   record every input that reaches the simulation\n"
            "  --replay FILE         replay a recorded input file\n"
            "  --raycast X,Y,DX,DY   print every shape the ray enters, then exit\n"
@@ -192,6 +201,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             if (!bp_parse_u64(v, 2000000, &u))
                 return fail(err, err_size, name, v, "is not a ball count from 0 to 2000000");
             opts->balls = u;
+            opts->balls_set = true;
             break;
         case OPT_RADIUS: {
             double lo, hi;
@@ -301,6 +311,23 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             opts->bench = u;
             opts->bench_set = true;
             break;
+        case OPT_BENCH_CROWD:
+            if (!bp_parse_u64(v, 2000000, &u) || u == 0)
+                return fail(err, err_size, name, v, "is not a ball count from 1 to 2000000");
+            opts->bench_crowd = u;
+            opts->bench_crowd_set = true;
+            break;
+        case OPT_PIT:
+            if (!bp_parse_u64(v, 2000000, &u) || u == 0)
+                return fail(err, err_size, name, v, "is not a ball count from 1 to 2000000");
+            opts->pit = u;
+            opts->pit_set = true;
+            break;
+        case OPT_SETTLE:
+            if (!bp_parse_u64(v, BP_SETTLE_MAX, &u))
+                return fail(err, err_size, name, v, "is not a step count from 0 to 10^6");
+            opts->settle = u;
+            break;
         case OPT_BENCH_ASPECT:
             if (!bp_parse_double(v, &d) || !(d >= BP_PIT_ASPECT_MIN && d <= BP_PIT_ASPECT_MAX))
                 return fail(err, err_size, name, v, "is not a width over height in 1e-5..1e5");
@@ -392,20 +419,43 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         snprintf(err, err_size, "--png: needs --dump DIR");
         return 2;
     }
-    if (opts->bench_aspect_set && !opts->bench_set) {
-        snprintf(err, err_size, "--bench-aspect: needs --bench N");
+    if (opts->bench_set && opts->bench_crowd_set) {
+        snprintf(err, err_size, "--bench-crowd: cannot be combined with --bench");
         return 2;
     }
-    if (opts->bench_set) {
-        char why[160];
-        if (bp_pit_check(opts->bench, opts->bench_aspect, why, sizeof why))
-            return fail(err, err_size, opts->bench_aspect_set ? "bench-aspect" : "bench", NULL,
-                        why);
+    bool benching = opts->bench_set || opts->bench_crowd_set;
+    if (opts->bench_aspect_set && !benching) {
+        snprintf(err, err_size, "--bench-aspect: needs --bench N or --bench-crowd N");
+        return 2;
     }
-    if (opts->stats && (opts->bench_set || opts->raycast_set)) {
+    if (benching) {
+        char why[160];
+        const char *which = opts->bench_aspect_set ? "bench-aspect"
+                            : opts->bench_set      ? "bench"
+                                                   : "bench-crowd";
+        if (bp_pit_check(opts->bench_set ? opts->bench : opts->bench_crowd, opts->bench_aspect,
+                         why, sizeof why))
+            return fail(err, err_size, which, NULL, why);
+    }
+    if (opts->pit_set) {
+        /* The pit brings its own balls and arena; its physics may be overridden. */
+        const char *clash = opts->scene_path                     ? "--scene"
+                            : opts->balls_set                    ? "--balls"
+                            : (opts->params_set & BP_SET_SIZE)   ? "--arena"
+                                                                 : NULL;
+        char why[160];
+        if (clash) {
+            snprintf(err, err_size, "--pit: cannot be combined with %s (the pit brings its "
+                                    "own balls and arena)", clash);
+            return 2;
+        }
+        if (bp_pit_check(opts->pit, BP_PIT_ASPECT, why, sizeof why))
+            return fail(err, err_size, "pit", NULL, why);
+    }
+    if (opts->stats && (benching || opts->raycast_set)) {
         snprintf(err, err_size, "--stats: does not apply to %s",
-                 opts->bench_set ? "--bench (it prints its own line)"
-                                 : "--raycast (a ray cast takes no steps)");
+                 benching ? "a benchmark (it prints its own line)"
+                          : "--raycast (a ray cast takes no steps)");
         return 2;
     }
     if (opts->stats && !opts->headless) {

@@ -9,6 +9,9 @@
 
 #include "params.h"
 
+/* Most steps --settle takes. */
+#define BP_SETTLE_MAX 1000000u
+
 /* Which world parameters the user gave explicitly (they beat the scene). */
 enum {
     BP_SET_SIZE = 1u << 0,
@@ -26,7 +29,8 @@ typedef enum bp_color_by { BP_COLOR_ID, BP_COLOR_SPEED, BP_COLOR_SLEEP, BP_COLOR
 typedef struct bp_options {
     bp_params params;
     unsigned params_set;     /* BP_SET_* */
-    uint64_t balls;          /* random balls when no scene gives balls */
+    uint64_t balls;          /* random balls when no scene gives balls ... */
+    bool balls_set;          /* ... if --balls was given */
     double radius_min, radius_max; /* px */
     bool radius_set;         /* --radius was given */
     uint64_t seed;
@@ -42,6 +46,11 @@ typedef struct bp_options {
     bool bench_set;          /* ... if --bench was given */
     double bench_aspect;     /* the pit's width over height ... */
     bool bench_aspect_set;   /* ... if --bench-aspect was given */
+    uint64_t bench_crowd;    /* balls in the all-awake crowd benchmark ... */
+    bool bench_crowd_set;    /* ... if --bench-crowd was given */
+    uint64_t pit;            /* the world is the benchmark pit of this many balls ... */
+    bool pit_set;            /* ... if --pit was given */
+    uint64_t settle;         /* steps the world takes before the run starts */
     const char *record_path;
     const char *replay_path;
     bool raycast_set;

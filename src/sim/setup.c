@@ -43,6 +43,10 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
         if (*status)
             return NULL;
     }
+    /* The benchmark pit stands in for a scene: its arena and parameters,
+     * which the command line's physics options beat as a scene's. */
+    if (opts->pit_set)
+        scene.params = bp_pit_params(opts->pit);
     bp_params params = merge_params(&scene.params, opts);
     bp_world *world = bp_world_new(&params);
     if (!world) {
@@ -63,10 +67,26 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
         return NULL;
     }
     *status = bp_scene_build(&scene, scene_path, world, err, err_size);
-    if (*status == 0 && scene.ball_count == 0)
+    if (*status == 0 && opts->pit_set) {
+        if (!bp_spawn_pit(world, opts->pit, opts->seed)) {
+            snprintf(err, err_size, "out of memory placing %llu balls",
+                     (unsigned long long)opts->pit);
+            *status = 1;
+        }
+    } else if (*status == 0 && scene.ball_count == 0) {
         *status = bp_spawn_random(world, opts->balls, opts->radius_min, opts->radius_max,
                                   opts->seed, err, err_size);
+    }
     bp_scene_free(&scene);
+    /* --settle: the run starts from the world these steps leave. */
+    for (uint64_t s = 0; *status == 0 && s < opts->settle; s++)
+        if (!bp_world_step(world)) {
+            snprintf(err, err_size, "--settle: out of memory at step %llu",
+                     (unsigned long long)s + 1);
+            *status = 1;
+        }
+    /* The run counts its steps from the settled world on (the HUD, trails). */
+    world->steps = 0;
     if (*status) {
         bp_world_destroy(world);
         return NULL;
