@@ -1,7 +1,10 @@
 /* The grid: kept from one sort to the next, with the few balls that
  * changed cell moved over one by one, it must hold exactly what a new sort
  * of the same world would: the same cells, the same balls in each, in the
- * same order, and so the same pairs. */
+ * same order, and so the same pairs. With a few big balls among small
+ * ones, the cells are cut for the small ones and every pair is still
+ * found, once. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "broadphase.h"
@@ -19,7 +22,7 @@ static bool same_as_new_sort(const bp_broadphase *kept, const bp_world *world, d
     bool same = bp_broadphase_find_pairs(&fresh, world, margin);
     size_t cells = (size_t)fresh.cols * (size_t)fresh.rows;
     same = same && fresh.cols == kept->cols && fresh.rows == kept->rows &&
-           memcmp(fresh.cell_start, kept->cell_start, (cells + 1) * sizeof(uint32_t)) == 0 &&
+           memcmp(fresh.cell_start, kept->cell_start, (cells + 2) * sizeof(uint32_t)) == 0 &&
            memcmp(fresh.items, kept->items, world->count * sizeof(uint32_t)) == 0 &&
            memcmp(fresh.ball_cell, kept->ball_cell, world->count * sizeof(uint32_t)) == 0 &&
            fresh.pair_count == kept->pair_count &&
@@ -32,7 +35,7 @@ static bool same_as_new_sort(const bp_broadphase *kept, const bp_world *world, d
  * nudged a cell or two (moved over one by one), a ball sent across the
  * arena (crossing many rows), and now and then most of the balls (a new
  * sort). Every round must give what a new sort gives. */
-static void kept_grid_matches_a_new_sort(void)
+static void kept_grid_matches_a_new_sort(int big, const char *what)
 {
     bp_params params = bp_params_default();
     params.width = 960.0;
@@ -41,8 +44,9 @@ static void kept_grid_matches_a_new_sort(void)
     bp_rng rng = bp_rng_seed(7);
     for (int k = 0; k < BALLS; k++)
         bp_world_insert_ball(world, bp_rng_range(&rng, 5.0, 955.0), bp_rng_range(&rng, 5.0, 715.0),
-                             0.0, 0.0, bp_rng_range(&rng, 3.0, 6.0), 0.0);
+                             0.0, 0.0, k < big ? 25.0 + k : bp_rng_range(&rng, 3.0, 6.0), 0.0);
     double margin = 3.0;
+    printf("# %s\n", what);
     bp_broadphase kept = {0};
     bool sorted = bp_broadphase_find_pairs(&kept, world, margin);
     TAP_OK(sorted && same_as_new_sort(&kept, world, margin), "the first sort is a new sort");
@@ -71,8 +75,85 @@ static void kept_grid_matches_a_new_sort(void)
     bp_world_destroy(world);
 }
 
+/* Every pair of balls closer than the margin, by looking at all of them:
+ * how many of them the list holds, and whether it holds anything else or
+ * anything twice. */
+static bool pairs_are_all_close_pairs(const bp_broadphase *bp, const bp_world *world,
+                                      double margin)
+{
+    size_t n = world->count, close = 0, listed_close = 0;
+    uint8_t *seen = calloc(n * n, 1);
+    bool ok = seen != NULL;
+    for (size_t k = 0; ok && k < bp->pair_count; k++) {
+        uint32_t a = bp->pairs[k].a, b = bp->pairs[k].b;
+        size_t lo = a < b ? a : b, hi = a < b ? b : a;
+        ok = a != b && !seen[lo * n + hi];
+        seen[lo * n + hi] = 1;
+    }
+    for (size_t a = 0; ok && a < n; a++)
+        for (size_t b = a + 1; b < n; b++) {
+            double dx = world->x[b] - world->x[a], dy = world->y[b] - world->y[a];
+            double reach = world->r[a] + world->r[b] + margin;
+            bool near = dx * dx + dy * dy < reach * reach;
+            close += near;
+            listed_close += near && seen[a * n + b];
+        }
+    free(seen);
+    return ok && close == listed_close && close == bp->pair_count;
+}
+
+/* Three balls of 25-27 px among 2,000 of 3-6 px: the cells are cut for the
+ * small ones, the big ones sit in the bucket after the last cell, and the
+ * pairs are every close pair, once, the big ones' in the big slot. */
+static void big_balls_get_every_pair(void)
+{
+    bp_params params = bp_params_default();
+    params.width = 960.0;
+    params.height = 720.0;
+    bp_world *world = bp_world_new(&params);
+    bp_rng rng = bp_rng_seed(11);
+    for (int k = 0; k < BALLS; k++) {
+        bool big = k % 700 == 5;
+        bp_world_insert_ball(world, bp_rng_range(&rng, 30.0, 930.0),
+                             bp_rng_range(&rng, 30.0, 690.0), 0.0, 0.0,
+                             big ? bp_rng_range(&rng, 25.0, 27.0) : bp_rng_range(&rng, 3.0, 6.0),
+                             0.0);
+    }
+    /* Two big ones touching, and one that reaches into a corner. */
+    world->x[5] = 400.0;
+    world->y[5] = 300.0;
+    world->x[705] = 445.0;
+    world->y[705] = 310.0;
+    world->x[1405] = 20.0;
+    world->y[1405] = 700.0;
+    double margin = 3.0;
+    bp_broadphase bp = {0};
+    bool found = bp_broadphase_find_pairs(&bp, world, margin);
+    TAP_OK(found && bp.big_count == 3 && bp.big[0] == 5 && bp.big[1] == 705 &&
+               bp.big[2] == 1405,
+           "three big balls among small ones are found, in index order");
+    TAP_OK(found && bp.cell < 2.0 * 6.0 + margin + 1e-9 && bp.small_r <= 6.0,
+           "the cells are cut for the small balls");
+    size_t cells = (size_t)bp.cols * (size_t)bp.rows;
+    TAP_OK(found && bp.cell_start[cells + 1] - bp.cell_start[cells] == 3,
+           "the big balls are filed in the bucket after the last cell");
+    TAP_OK(found && pairs_are_all_close_pairs(&bp, world, margin),
+           "every pair closer than the margin is listed once, and nothing else");
+    bool big_slot = found;
+    for (size_t k = 0; found && k < bp.pair_count; k++) {
+        bool with_big = world->r[bp.pairs[k].a] > 20.0 || world->r[bp.pairs[k].b] > 20.0;
+        big_slot = big_slot && with_big == (k >= bp.strip_first[bp.strips]);
+    }
+    TAP_OK(big_slot && bp.strip_first[bp.strips + 1] == bp.pair_count,
+           "the pairs with a big ball, and only those, are in the big slot at the end");
+    bp_broadphase_free(&bp);
+    bp_world_destroy(world);
+}
+
 int main(void)
 {
-    kept_grid_matches_a_new_sort();
+    kept_grid_matches_a_new_sort(0, "2,000 balls of 3-6 px");
+    kept_grid_matches_a_new_sort(3, "the same with three big balls (25-27 px) among them");
+    big_balls_get_every_pair();
     return tap_done();
 }

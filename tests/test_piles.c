@@ -509,6 +509,63 @@ static void threads_give_identical_results(void)
     bp_world_destroy(two);
 }
 
+/* A few big balls among the small ones get the grid cut for the small ones
+ * and their pairs listed apart (broadphase.h): a ball of 20 px held and
+ * dragged through the pit of 9,000 while it lands, with another one let
+ * fall into it or not (the supported pass shares its work between two
+ * threads only while every big ball is held), must give the same bits on
+ * two threads as on one and end out of the balls around them. */
+static void big_balls_in_a_pit_on_two_threads(bool with_free_ball)
+{
+    const uint64_t n = 9000;
+    bp_params p = bp_pit_params(n);
+    bp_world *w[2] = {bp_world_new(&p), bp_world_new(&p)};
+    int64_t held = -1, free_ball = -1;
+    for (int k = 0; k < 2; k++) {
+        w[k]->threads = k + 1;
+        bp_spawn_pit(w[k], n, 5);
+        if (with_free_ball)
+            free_ball = bp_world_insert_ball(w[k], 0.3 * p.width, 40.0, 0.0, 0.0, 20.0, 0.0);
+        held = bp_world_insert_ball(w[k], 0.6 * p.width, 40.0, 0.0, 0.0, 20.0, 0.0);
+        bp_world_set_held(w[k], (uint32_t)held, true);
+    }
+    for (int s = 0; s < 200; s++)
+        for (int k = 0; k < 2; k++) {
+            /* The hand goes down and across at 600 px/s. */
+            int64_t h = bp_world_index_of(w[k], (uint32_t)held);
+            w[k]->vx[h] = s < 100 ? 0.0 : 600.0 * (s % 40 < 20 ? 1.0 : -1.0);
+            w[k]->vy[h] = s < 100 ? 600.0 : 0.0;
+            step_or_bail(w[k]);
+        }
+    size_t differ = 0;
+    for (uint32_t id = 0; id < w[0]->next_id; id++) {
+        int64_t a = bp_world_index_of(w[0], id), b = bp_world_index_of(w[1], id);
+        if (memcmp(&w[0]->x[a], &w[1]->x[b], sizeof(double)) ||
+            memcmp(&w[0]->y[a], &w[1]->y[b], sizeof(double)) ||
+            memcmp(&w[0]->vx[a], &w[1]->vx[b], sizeof(double)) ||
+            memcmp(&w[0]->vy[a], &w[1]->vy[b], sizeof(double)))
+            differ++;
+    }
+    TAP_OK(differ == 0, with_free_ball
+                            ? "9,000 balls, a big one held and one free: two threads give one's bits"
+                            : "9,000 balls and a big one held: two threads give one's bits");
+    double deepest = 0.0;
+    for (int k = with_free_ball ? 0 : 1; k < 2; k++) {
+        int64_t big = bp_world_index_of(w[0], (uint32_t)(k ? held : free_ball));
+        for (size_t i = 0; i < w[0]->count; i++) {
+            double dx = w[0]->x[i] - w[0]->x[big], dy = w[0]->y[i] - w[0]->y[big];
+            double o = w[0]->r[i] + w[0]->r[big] - sqrt(dx * dx + dy * dy);
+            if ((int64_t)i != big && o > deepest)
+                deepest = o;
+        }
+    }
+    printf("# deepest overlap with a big ball: %.3f r\n", deepest / BP_PIT_RADIUS);
+    /* The pit's own target above 1,000 balls. */
+    TAP_OK(deepest <= 0.1 * BP_PIT_RADIUS, "no small ball is left deeper than 0.1 r in a big one");
+    bp_world_destroy(w[0]);
+    bp_world_destroy(w[1]);
+}
+
 /* --bench-aspect: a pit A times as wide as high holds the same balls over
  * the same area (H = sqrt(N pi r^2 / (0.35 A))), so N balls at 1.6 N / 1,000
  * stand as deep as the standard 1,000-ball pit; a shape with no room for a
@@ -641,5 +698,7 @@ int main(void)
     crowd_landing_fast_stays_firm();
     a_landing_pit_never_sinks_balls_into_each_other();
     threads_give_identical_results();
+    big_balls_in_a_pit_on_two_threads(false);
+    big_balls_in_a_pit_on_two_threads(true);
     return tap_done();
 }

@@ -14,7 +14,8 @@ typedef struct bp_strip_list {
 
 void bp_broadphase_free(bp_broadphase *bp)
 {
-    for (size_t s = 0; s < bp->strips_capacity; s++)
+    /* One list per strip and one for the big slot. */
+    for (size_t s = 0; bp->lists && s <= bp->strips_capacity; s++)
         free(bp->lists[s].pairs);
     free(bp->lists);
     free(bp->strip_first);
@@ -28,6 +29,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->woken_mark);
     free(bp->marked_cells);
     free(bp->pairs);
+    free(bp->big);
     *bp = (bp_broadphase){0};
 }
 
@@ -51,13 +53,51 @@ static size_t strip_rows(const bp_broadphase *bp)
     return (size_t)strip_count(bp) * (size_t)bp->rows;
 }
 
+/* Finds the big balls (see small_r): the balls more than half as wide as
+ * the widest, when there are 1 to BP_BIG_MAX of them and others besides.
+ * Radii change only with the layout, so this is redone only then. */
+static bool find_big_balls(bp_broadphase *bp, const bp_world *world)
+{
+    size_t n = world->count;
+    if (bp->big_known && bp->big_layout == world->layout_stamp && bp->big_for_count == n &&
+        bp->big_for_r_max == world->r_max)
+        return true;
+    const double *r = world->r;
+    double half = 0.5 * world->r_max, small = 0.0;
+    size_t big = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i] > half)
+            big++;
+        else
+            small = r[i] > small ? r[i] : small;
+    }
+    bp->big_count = 0;
+    bp->small_r = world->r_max;
+    if (big > 0 && big <= BP_BIG_MAX && small > 0.0) {
+        if (!bp_reserve((void **)&bp->big, &bp->big_capacity, big, sizeof(uint32_t)))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (r[i] > half)
+                bp->big[bp->big_count++] = (uint32_t)i;
+        bp->small_r = small;
+    }
+    bp->big_known = true;
+    bp->big_layout = world->layout_stamp;
+    bp->big_for_count = n;
+    bp->big_for_r_max = world->r_max;
+    return true;
+}
+
 static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
 {
     size_t n = world->count;
+    if (!find_big_balls(bp, world))
+        return false;
     double r_max = world->r_max;
     double width = world->params.width, height = world->params.height;
-    /* Any two balls that may touch sit in the same or adjacent cells. */
-    double cell = 2.0 * r_max + margin;
+    /* Any two balls in cells that may touch sit in the same or adjacent
+     * cells. */
+    double cell = 2.0 * bp->small_r + margin;
     /* Keep the cell table in proportion to the ball count: a huge, sparse
      * arena gets coarse cells rather than billions of empty ones. */
     double max_cells = n * 4.0 > 4096.0 ? n * 4.0 : 4096.0;
@@ -72,7 +112,8 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     if (bp->rows < 1)
         bp->rows = 1;
     size_t cells = (size_t)bp->cols * (size_t)bp->rows;
-    return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 1,
+    /* The cells, the big balls' bucket, and the end. */
+    return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 2,
                       sizeof(uint32_t)) &&
            bp_reserve((void **)&bp->cell_awake, &bp->cell_awake_capacity, cells + 1,
                       sizeof(uint8_t)) &&
@@ -200,8 +241,11 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
                 return false;
         }
     }
+    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
-        uint32_t now = cell_of(bp, inv_cell, world->x[i], world->y[i]);
+        uint32_t now = bp_broadphase_is_big(bp, world, i)
+                           ? extra
+                           : cell_of(bp, inv_cell, world->x[i], world->y[i]);
         if (now != bp->ball_cell[i] && !plan_move(&plan, bp, (uint32_t)i, now))
             return false;
     }
@@ -213,7 +257,8 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
     memset(bp->strip_row_awake, 0, strip_rows(bp) + 1);
     memset(bp->strip_awake, 0, (size_t)strip_count(bp) + 1);
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
-        mark_awake(bp, bp->ball_cell[i]);
+        if (bp->ball_cell[i] != extra)
+            mark_awake(bp, bp->ball_cell[i]);
     return true;
 }
 
@@ -230,9 +275,19 @@ static void cells_piece(void *context, int piece)
     bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
     double inv_cell = 1.0 / bp->cell;
+    size_t begin = bp_piece_start(world->count, piece, job->pieces);
     size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
-    for (size_t i = bp_piece_start(world->count, piece, job->pieces); i < end; i++)
-        bp->ball_cell[i] = cell_of(bp, inv_cell, world->x[i], world->y[i]);
+    if (bp->big_count == 0) {
+        for (size_t i = begin; i < end; i++)
+            bp->ball_cell[i] = cell_of(bp, inv_cell, world->x[i], world->y[i]);
+        return;
+    }
+    /* Big balls go to the bucket after the last cell. */
+    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
+    double small_r = bp->small_r;
+    for (size_t i = begin; i < end; i++)
+        bp->ball_cell[i] = world->r[i] > small_r ? extra
+                                                 : cell_of(bp, inv_cell, world->x[i], world->y[i]);
 }
 
 /* The counting sort by cell, in pieces of whole rows, one per thread. Each
@@ -264,6 +319,10 @@ static void counting_piece(void *context, int piece)
     uint32_t *start = bp->cell_start;
     uint32_t rows_before = job->first_row[piece], rows = job->first_row[piece + 1] - rows_before;
     uint32_t c0 = rows_before * (uint32_t)bp->cols, span = rows * (uint32_t)bp->cols;
+    /* The last piece sorts the big balls' bucket too; none of them is
+     * marked: their pairs are not the cells'. */
+    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
+    span += piece == job->pieces - 1;
     uint8_t *strip_awake = piece_strip_awake(bp, piece);
     memset(start + c0, 0, span * sizeof *start);
     memset(bp->cell_awake + c0, 0, span);
@@ -280,7 +339,7 @@ static void counting_piece(void *context, int piece)
         if (c - c0 >= span)
             continue;
         start[c]++;
-        if (!(flags[i] & BP_BALL_ASLEEP))
+        if (!(flags[i] & BP_BALL_ASLEEP) && c != extra)
             mark_awake_into(bp, c, marked, &marked_count, strip_awake);
     }
     uint32_t placed = below;
@@ -333,7 +392,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     }
     counting.first_row[counting.pieces] = rows;
     bp_workers_run(workers, counting_piece, &counting, counting.pieces);
-    bp->cell_start[cells] = (uint32_t)n;
+    bp->cell_start[cells + 1] = (uint32_t)n;
     bp->cell_awake[cells] = 0;
     bp->strip_row_awake[strip_rows(bp)] = 0;
     bp->marked_count = 0;
@@ -357,12 +416,18 @@ void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world)
 {
     /* Sorted by cell, the new order's cells run up from the first. */
     size_t cells = (size_t)bp->cols * (size_t)bp->rows, k = 0;
-    for (size_t c = 0; c < cells; c++)
+    for (size_t c = 0; c <= cells; c++) /* the big balls' bucket too */
         for (; k < bp->cell_start[c + 1]; k++) {
             bp->items[k] = (uint32_t)k;
             bp->ball_cell[k] = (uint32_t)c;
         }
     bp->sorted_layout = world->layout_stamp;
+    /* The big balls' bucket, last, now holds the last indices, in order:
+     * the same balls, with no need to look for them again. */
+    for (size_t j = 0; j < bp->big_count; j++)
+        bp->big[j] = (uint32_t)(world->count - bp->big_count + j);
+    if (bp->big_known && bp->big_layout + 1 == world->layout_stamp)
+        bp->big_layout = world->layout_stamp;
 }
 
 static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double margin)
@@ -379,10 +444,14 @@ size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world,
     double inv_cell = 1.0 / bp->cell;
     int cx = clamp_index(world->x[i] * inv_cell, bp->cols);
     int cy = clamp_index(world->y[i] * inv_cell, bp->rows);
-    int below = up_y < 0.0 ? cy + 1 : cy - 1;
+    /* A big ball reaches further than the next cell. */
+    int span = 1;
+    if (bp_broadphase_is_big(bp, world, i))
+        span = (int)ceil((world->r[i] + bp->small_r + margin) * inv_cell);
+    int below = up_y < 0.0 ? cy + span : cy - span;
     size_t found = 0;
     for (int y = cy < below ? cy : below; y <= (cy < below ? below : cy); y++)
-        for (int x = cx - 1; x <= cx + 1; x++) {
+        for (int x = cx - span; x <= cx + span; x++) {
             if (x < 0 || x >= bp->cols || y < 0 || y >= bp->rows)
                 continue;
             size_t c = (size_t)y * (size_t)bp->cols + (size_t)x;
@@ -392,6 +461,11 @@ size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world,
                     out[found++] = j;
             }
         }
+    for (size_t k = 0; k < bp->big_count; k++) {
+        uint32_t j = bp->big[k];
+        if (j != i && found < max && near(world, i, j, margin))
+            out[found++] = j;
+    }
     return found;
 }
 
@@ -433,6 +507,8 @@ size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_
             for (uint32_t s = bp->cell_start[runs[k][0]]; s < bp->cell_start[runs[k][1]]; s++)
                 out[found++] = bp->items[s];
     }
+    for (size_t k = 0; k < bp->big_count; k++)
+        out[found++] = bp->big[k];
     return found;
 }
 
@@ -573,11 +649,62 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     return true;
 }
 
+/* Ball a's pairs with the balls of the cells its reach meets (a big
+ * ball's: in no cell itself), rows from the floor up, into list. */
+static bool pair_around(const pairing_job *job, uint32_t a, bp_strip_list *list)
+{
+    const bp_broadphase *bp = job->bp;
+    const bp_world *world = job->world;
+    double inv_cell = 1.0 / bp->cell, x = world->x[a], y = world->y[a];
+    double reach = world->r[a] + bp->small_r + job->margin;
+    int x0 = clamp_index((x - reach) * inv_cell, bp->cols);
+    int x1 = clamp_index((x + reach) * inv_cell, bp->cols);
+    int y0 = clamp_index((y - reach) * inv_cell, bp->rows);
+    int y1 = clamp_index((y + reach) * inv_cell, bp->rows);
+    bool floor_at_bottom = world->params.gravity >= 0.0;
+    uint8_t mask = bp->awake_pairs_only ? (world->flags[a] & BP_BALL_ASLEEP) : 0;
+    for (int k = 0; k <= y1 - y0; k++) {
+        size_t row = (size_t)(floor_at_bottom ? y1 - k : y0 + k) * (size_t)bp->cols;
+        uint32_t lo = bp->cell_start[row + (size_t)x0], hi = bp->cell_start[row + (size_t)x1 + 1];
+        if (!bp_reserve((void **)&list->pairs, &list->capacity, list->count + (hi - lo) + 1,
+                        sizeof(bp_pair)))
+            return false;
+        list->count = pair_run(world, bp->items, lo, hi, a, job->margin, mask, list->pairs,
+                               list->count);
+    }
+    return true;
+}
+
+/* The big slot: each big ball's pairs with the balls in cells, then with
+ * the big balls after it, in the order of the big balls. */
+static bool pair_big(const pairing_job *job, bp_strip_list *list)
+{
+    const bp_broadphase *bp = job->bp;
+    const bp_world *world = job->world;
+    list->count = 0;
+    for (size_t k = 0; k < bp->big_count; k++) {
+        uint32_t a = bp->big[k];
+        if (!pair_around(job, a, list))
+            return false;
+        uint8_t mask = bp->awake_pairs_only ? (world->flags[a] & BP_BALL_ASLEEP) : 0;
+        for (size_t j = k + 1; j < bp->big_count; j++) {
+            uint32_t b = bp->big[j];
+            if (!near(world, a, b, job->margin) || (mask & world->flags[b]))
+                continue;
+            if (!bp_reserve((void **)&list->pairs, &list->capacity, list->count + 1,
+                            sizeof(bp_pair)))
+                return false;
+            list->pairs[list->count++] = (bp_pair){a, b};
+        }
+    }
+    return true;
+}
+
 static void pair_strip_piece(void *context, int strip)
 {
     const pairing_job *job = context;
     bp_strip_list *list = &job->bp->lists[strip];
-    list->failed = !pair_strip(job, strip, list);
+    list->failed = strip == job->bp->strips ? !pair_big(job, list) : !pair_strip(job, strip, list);
 }
 
 /* Strip of slot j: the even strips in order, then the odd ones. */
@@ -586,27 +713,28 @@ static int strip_of_slot(const bp_broadphase *bp, int j)
     return j < bp->even_strips ? 2 * j : 2 * (j - bp->even_strips) + 1;
 }
 
-/* The pairs of every strip, one after the other in slot order. */
+/* The pairs of every strip, one after the other in slot order, then the
+ * big slot's. */
 static bool concatenate_strips(bp_broadphase *bp)
 {
     int strips = bp->strips;
     bp->pair_count = 0;
     size_t total = 0;
-    for (int s = 0; s < strips; s++) {
+    for (int s = 0; s <= strips; s++) {
         if (bp->lists[s].failed)
             return false;
         total += bp->lists[s].count;
     }
     if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
         return false;
-    for (int j = 0; j < strips; j++) {
-        const bp_strip_list *list = &bp->lists[strip_of_slot(bp, j)];
+    for (int j = 0; j <= strips; j++) {
+        const bp_strip_list *list = &bp->lists[j < strips ? strip_of_slot(bp, j) : strips];
         bp->strip_first[j] = bp->pair_count;
         if (list->count) /* an empty strip may have no buffer at all */
             memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
         bp->pair_count += list->count;
     }
-    bp->strip_first[strips] = bp->pair_count;
+    bp->strip_first[strips + 1] = bp->pair_count;
     return true;
 }
 
@@ -615,24 +743,28 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
 {
     bp->pair_count = 0;
     int strips = strip_count(bp);
-    if ((size_t)strips > bp->strips_capacity) {
-        bp_strip_list *lists = realloc(bp->lists, (size_t)strips * sizeof *lists);
+    if ((size_t)strips > bp->strips_capacity || !bp->lists) {
+        /* A list per strip and one for the big slot; its first pair, and the end. */
+        bp_strip_list *lists = realloc(bp->lists, ((size_t)strips + 1) * sizeof *lists);
         if (!lists)
             return false;
+        size_t had = bp->lists ? bp->strips_capacity + 1 : 0;
         bp->lists = lists;
-        size_t *first = realloc(bp->strip_first, ((size_t)strips + 1) * sizeof *first);
+        for (size_t s = had; s <= (size_t)strips; s++)
+            bp->lists[s] = (bp_strip_list){0};
+        size_t *first = realloc(bp->strip_first, ((size_t)strips + 2) * sizeof *first);
         if (!first)
             return false;
         bp->strip_first = first;
-        for (size_t s = bp->strips_capacity; s < (size_t)strips; s++)
-            bp->lists[s] = (bp_strip_list){0};
         bp->strips_capacity = (size_t)strips;
     }
     bp->strips = strips;
     bp->even_strips = (strips + 1) / 2;
 
     pairing_job job = {bp, world, margin};
-    bp_workers_run(workers, pair_strip_piece, &job, strips);
+    bp->lists[strips].count = 0;
+    bp->lists[strips].failed = false;
+    bp_workers_run(workers, pair_strip_piece, &job, strips + (bp->big_count > 0));
     return concatenate_strips(bp);
 }
 
@@ -648,13 +780,25 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
         bp->woken_mark[woken[k]] = 1;
     bool ok = true;
     int cols = bp->cols, rows = bp->rows;
+    uint32_t extra = (uint32_t)cols * (uint32_t)rows;
+    bp_strip_list *big_list = &bp->lists[bp->strips];
     for (size_t k = 0; k < count && ok; k++) {
         uint32_t w = woken[k];
+        /* Its cell and the cells around it; a big ball's, as far as it
+         * reaches, and its pairs go to the big slot. */
+        bool big = bp->ball_cell[w] == extra;
         int cx = (int)(bp->ball_cell[w] % (uint32_t)cols);
         int cy = (int)(bp->ball_cell[w] / (uint32_t)cols);
-        bp_strip_list *list = &bp->lists[cx / BP_STRIP_COLS];
-        for (int y = cy - 1; y <= cy + 1 && ok; y++)
-            for (int x = cx - 1; x <= cx + 1 && ok; x++) {
+        int span = 1;
+        if (big) {
+            double inv_cell = 1.0 / bp->cell;
+            cx = clamp_index(world->x[w] * inv_cell, cols);
+            cy = clamp_index(world->y[w] * inv_cell, rows);
+            span = (int)ceil((world->r[w] + bp->small_r + margin) * inv_cell);
+        }
+        bp_strip_list *list = big ? big_list : &bp->lists[cx / BP_STRIP_COLS];
+        for (int y = cy - span; y <= cy + span && ok; y++)
+            for (int x = cx - span; x <= cx + span && ok; x++) {
                 if (x < 0 || x >= cols || y < 0 || y >= rows)
                     continue;
                 size_t c = (size_t)y * (size_t)cols + (size_t)x;
@@ -674,6 +818,17 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
                     list->pairs[list->count++] = (bp_pair){w, b};
                 }
             }
+        /* The big balls are in no cell: each is looked at. */
+        for (size_t j = 0; j < bp->big_count && ok; j++) {
+            uint32_t b = bp->big[j];
+            bool missing = (world->flags[b] & BP_BALL_ASLEEP) || (bp->woken_mark[b] && b > w);
+            if (b == w || !missing || !near(world, w, b, margin))
+                continue;
+            ok = bp_reserve((void **)&big_list->pairs, &big_list->capacity, big_list->count + 1,
+                            sizeof(bp_pair));
+            if (ok)
+                big_list->pairs[big_list->count++] = (bp_pair){w, b};
+        }
     }
     for (size_t k = 0; k < count; k++)
         bp->woken_mark[woken[k]] = 0;

@@ -40,6 +40,21 @@ typedef struct bp_broadphase {
     uint8_t *piece_strip_awake; /* strip_awake of the sort's pieces after the first */
     size_t piece_strip_awake_capacity;
 
+    /* Big balls. When a few balls (1 to BP_BIG_MAX) are more than twice as
+     * wide as every other, the grid's cells are cut for the others, and
+     * the few (radius above small_r) are filed in one extra bucket after
+     * the last cell, [cell_start[cells], cell_start[cells + 1]), which no
+     * query of cells sees: their pairs are found apart, into the big slot
+     * (below). One hand among 100,000 balls of a fifth its size made every
+     * cell 9 times as large, and listing the pairs 9 times the work. */
+    double small_r;         /* the largest radius of a ball filed in a cell */
+    uint32_t *big;          /* the big balls' indices, ascending */
+    size_t big_count, big_capacity;
+    bool big_known;         /* big and small_r hold for the world of ... */
+    uint64_t big_layout;    /* ... this layout, */
+    size_t big_for_count;   /* ... this many balls */
+    double big_for_r_max;   /* ... and this largest radius */
+
     /* Leave out pairs of two sleepers. Neither moves, so the solver has
      * nothing to do between them, and a settled pile then costs the pairing
      * next to nothing. Off for callers that want every pair. */
@@ -62,6 +77,16 @@ typedef struct bp_broadphase {
 
 /* Cell columns per strip; two or more keep same-parity strips apart. */
 #define BP_STRIP_COLS 4
+
+/* Most big balls: each query of the grid looks at every one of them. */
+#define BP_BIG_MAX 32
+
+/* Whether ball i is a big ball, filed in the extra bucket (see small_r). */
+static inline bool bp_broadphase_is_big(const bp_broadphase *bp, const bp_world *world,
+                                        size_t i)
+{
+    return bp->big_count > 0 && world->r[i] > bp->small_r;
+}
 
 void bp_broadphase_free(bp_broadphase *bp);
 
@@ -93,21 +118,23 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
                              const uint32_t *woken, size_t count);
 
 /* Writes into out (room for every ball) the balls of the cells within
- * reach px of a side of the arena, as sorted, and returns how many: every
- * ball whose centre is within reach of a side is among them. */
+ * reach px of a side of the arena, as sorted, then every big ball, and
+ * returns how many: every ball whose centre is within reach of a side is
+ * among them. */
 size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_t *out);
 
 /* The balls filed at the last sort in the cells that meet the square of
  * half-side reach around (x, y): up to max of them in out. Returns how many
- * there are, which may be more than max. */
+ * there are, which may be more than max. Big balls are in no cell: they
+ * are not among them. */
 size_t bp_broadphase_query_square(const bp_broadphase *bp, double x, double y, double reach,
                                   uint32_t *out, size_t max);
 
 /* Writes up to max neighbours of ball i (balls whose surface is closer than
  * margin, at most the margin given to the sort) that may stand below it
  * (up_y: the sign of up on the y axis) into out; returns how many. Every
- * neighbour whose centre is lower is among them. Reads the grid as sorted:
- * valid until a ball moves to another cell. */
+ * neighbour whose centre is lower is among them, big balls too. Reads the
+ * grid as sorted: valid until a ball moves to another cell. */
 size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world, uint32_t i,
                                  double margin, double up_y, uint32_t *out, size_t max);
 

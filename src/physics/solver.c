@@ -353,8 +353,9 @@ static bool list_side_balls(bp_solver *solver, const bp_world *world, double lis
 /* One relaxation pass over the active pairs, forwards or backwards
  * (alternating the direction keeps Gauss-Seidel from favouring one side):
  * the strips of one parity, then the other, each share of strips on its
- * own worker. The order of every write to a ball is the same with any
- * number of workers. Then the sides. */
+ * own worker, and the big slot on one (backwards: the other way round).
+ * The order of every write to a ball is the same with any number of
+ * workers. Then the sides. */
 static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
 {
     int even = solver->broadphase.even_strips, all = solver->broadphase.strips;
@@ -363,10 +364,19 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
                     .slot_first = solver->broadphase.strip_first,
                     .backwards = backwards,
                     .rest_speed = rest_speed};
-    for (int phase = 0; phase < 2; phase++) {
-        bool evens = (phase == 0) != backwards;
-        job.slot_begin = evens ? 0 : even;
-        job.slot_end = evens ? even : all;
+    bool big = job.slot_first[all + 1] > job.slot_first[all];
+    /* Part 0: the even strips, 1: the odd ones, 2: the big slot. */
+    for (int k = 0; k < 3; k++) {
+        int part = backwards ? 2 - k : k;
+        if (part == 2) {
+            if (big) {
+                job.slot_begin = all;
+                relax_strip(&job, 0);
+            }
+            continue;
+        }
+        job.slot_begin = part == 0 ? 0 : even;
+        job.slot_end = part == 0 ? even : all;
         bp_workers_run(solver->workers, relax_strip, &job, job.slot_end - job.slot_begin);
     }
     contain_all(solver, world, rest_speed);
@@ -544,8 +554,8 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
                              double wake_overlap)
 {
     const bp_broadphase *bp = &solver->broadphase;
-    /* One list per strip, and one for the missed pairs. */
-    size_t balls = world->count, slots = (size_t)bp->strips + 1;
+    /* One list per strip, one for the big slot and one for the missed pairs. */
+    size_t balls = world->count, slots = (size_t)bp->strips + 2;
     if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
                     sizeof(int8_t)))
         return false;
@@ -577,7 +587,10 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         job.slot_begin = bp->even_strips;
         bp_workers_run(solver->workers, cleanup_strip, &job, bp->strips - bp->even_strips);
         /* After the strips, on one thread: the same order with any number. */
-        cleanup_pairs(&job, solver->missed, solver->missed_count, &solver->moved[bp->strips]);
+        job.slot_begin = bp->strips;
+        cleanup_strip(&job, 0);
+        cleanup_pairs(&job, solver->missed, solver->missed_count,
+                      &solver->moved[bp->strips + 1]);
         bool any_deep = false;
         size_t moved = 0;
         for (size_t j = 0; j < slots; j++) {
@@ -589,7 +602,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         /* Most balls are nowhere near a side: a few thousand take less
          * than handing the strips out (100k pit, two threads: 1.7%). */
         bp_workers_run(moved >= BP_CONTAIN_SHARED_BALLS ? solver->workers : NULL, contain_moved,
-                       &job, bp->strips + 1);
+                       &job, bp->strips + 2);
         if (!any_deep)
             break;
     }
@@ -662,6 +675,22 @@ static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t 
     return !both_asleep && dx * dx + dy * dy < reach * reach;
 }
 
+/* Adds m and b to the missed pairs if they touch now and were not listed.
+ * false when memory runs out. */
+static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, uint32_t b,
+                        double list_margin)
+{
+    double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
+    double touch = world->r[m] + world->r[b] + BP_CONTACT_MARGIN;
+    if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
+        return true;
+    if (!bp_reserve((void **)&solver->missed, &solver->missed_capacity, solver->missed_count + 1,
+                    sizeof(bp_pair)))
+        return false;
+    solver->missed[solver->missed_count++] = (bp_pair){m, b};
+    return true;
+}
+
 /* The pairs that overlap now but were not listed, for the clean-up. A pair
  * left out was list_margin or more apart when listed, and the passes push
  * balls within a margin that a pile of pushes can exceed: in a crowd
@@ -703,13 +732,20 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     for (size_t k = 0; k < movers; k++)
         solver->far_mover[solver->movers[k]] = 1;
     /* Each ball is filed where it was listed, at most this far from where
-     * it is. */
+     * it is. The big balls are in no cell (broadphase.h): they are looked
+     * at one by one. */
     const bp_broadphase *bp = &solver->broadphase;
-    double reach = 2.0 * world->r_max + BP_CONTACT_MARGIN + sqrt(farthest2);
+    double beyond = bp->small_r + BP_CONTACT_MARGIN + sqrt(farthest2);
     bool ok = true;
     for (size_t k = 0; k < movers && ok; k++) {
         uint32_t m = solver->movers[k];
+        for (size_t j = 0; j < bp->big_count && ok; j++) {
+            uint32_t b = bp->big[j];
+            if (b != m && !(solver->far_mover[b] && b < m))
+                ok = note_missed(solver, world, m, b, list_margin);
+        }
         size_t found;
+        double reach = world->r[m] + beyond;
         while ((found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach,
                                                    solver->around, solver->around_capacity)) >
                solver->around_capacity)
@@ -723,14 +759,7 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
             /* Two movers find each other: the lower index keeps the pair. */
             if (b == m || (solver->far_mover[b] && b < m))
                 continue;
-            double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
-            double touch = world->r[m] + world->r[b] + BP_CONTACT_MARGIN;
-            if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
-                continue;
-            ok = bp_reserve((void **)&solver->missed, &solver->missed_capacity,
-                            solver->missed_count + 1, sizeof(bp_pair));
-            if (ok)
-                solver->missed[solver->missed_count++] = (bp_pair){m, b};
+            ok = note_missed(solver, world, m, b, list_margin);
         }
     }
     for (size_t k = 0; k < movers; k++)

@@ -239,7 +239,8 @@ static void file_touching(void *context, int k)
 }
 
 /* Runs piece job over the strips of each parity in turn, the even ones
- * first: each ball then gets its entries in the order of the pair list. */
+ * first, then over the big slot on this thread: each ball then gets its
+ * entries in the order of the pair list. */
 static void by_parity(bp_workers *workers, bp_job piece, neighbour_job *job)
 {
     int even = job->bp->even_strips, all = job->bp->strips;
@@ -247,6 +248,8 @@ static void by_parity(bp_workers *workers, bp_job piece, neighbour_job *job)
     bp_workers_run(workers, piece, job, even);
     job->slot_begin = even;
     bp_workers_run(workers, piece, job, all - even);
+    job->slot_begin = all;
+    piece(job, 0);
 }
 
 /* Lists the balls the pass has to visit, by index: every ball awake and
@@ -779,6 +782,18 @@ static bool visit(bp_support *s, const bp_broadphase *bp, const settle_context *
     return true;
 }
 
+/* Whether every big ball (broadphase.h) is held: a held ball is not moved
+ * or woken by the pass, so either side may read it. A big ball that is not
+ * held meets balls beyond the cells around its own, where the sides do not
+ * wait for each other. */
+static bool big_balls_held(const bp_world *world, const bp_broadphase *bp)
+{
+    for (size_t k = 0; k < bp->big_count; k++)
+        if (!(world->flags[bp->big[k]] & BP_BALL_HELD))
+            return false;
+    return true;
+}
+
 /* Visits from this many balls on are split between two threads. */
 #define BP_SUPPORT_SIDES_MIN_VISITS 4096
 
@@ -890,7 +905,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     if (world->params.height / bin > max_bins)
         bin = world->params.height / max_bins;
     size_t bins = (size_t)ceil(world->params.height / bin) + 1;
-    if (!reserve_all(s, n, bins, bp->pair_count, bp->strips))
+    if (!reserve_all(s, n, bins, bp->pair_count, bp->strips + 1))
         return false;
     size_t had = s->anchor_capacity;
     if (!bp_reserve((void **)&s->anchor, &s->anchor_capacity, world->next_id + 1,
@@ -920,7 +935,8 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                          .deferred_above = deferred_above};
     by_parity(workers, find_touching, &job);
     size_t visits = list_visits(s, world);
-    bool sides = bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS;
+    bool sides = bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS &&
+                 big_balls_held(world, bp);
     sort_by_height(s, world, sides ? bp : NULL, visits, up_y, bin, bins, deferred_above);
     s->visits = visits;
     if (!list_neighbours(s, workers, &job, visits, s->edges))
