@@ -14,6 +14,11 @@ typedef struct bp_pair {
     uint32_t a, b; /* ball indices */
 } bp_pair;
 
+/* A ball that left the cell it was sorted into. */
+typedef struct bp_cell_move {
+    uint32_t ball, from;
+} bp_cell_move;
+
 typedef struct bp_broadphase {
     double cell;              /* cell edge, px */
     double r_max;             /* largest radius, px */
@@ -39,6 +44,15 @@ typedef struct bp_broadphase {
     size_t strip_row_awake_capacity, woken_mark_capacity, strip_awake_capacity;
     uint8_t *piece_strip_awake; /* strip_awake of the sort's pieces after the first */
     size_t piece_strip_awake_capacity;
+    /* Scratch of keeping the sort: the balls that changed cell, and for
+     * mending the grid in one pass where they join and leave, and a run of
+     * items. */
+    bp_cell_move *moves;
+    size_t move_count, moves_capacity;
+    uint64_t *arrivals;
+    size_t arrivals_capacity;
+    uint32_t *mended;
+    size_t mended_capacity;
 
     /* Big balls. When a few balls (1 to BP_BIG_MAX) are more than twice as
      * wide as every other, the grid's cells are cut for the others, and
