@@ -200,7 +200,16 @@ bool bp_world_insert_wall(bp_world *world, bp_wall wall)
         (spare) = tmp_;                                                                        \
     } while (0)
 
-bool bp_world_reorder(bp_world *world, const uint32_t *order)
+/* Gathers array[lo .. hi) through order into the spare buffer and copies it
+ * back: for a stretch much shorter than the arrays. */
+#define BP_GATHER_RANGE(array, spare, order, lo, hi)                                           \
+    do {                                                                                       \
+        for (size_t k_ = (lo); k_ < (hi); k_++)                                                \
+            (spare)[k_] = (array)[(order)[k_]];                                                \
+        memcpy((array) + (lo), (spare) + (lo), ((hi) - (lo)) * sizeof *(array));             \
+    } while (0)
+
+bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi)
 {
     size_t n = world->count;
     if (world->spare_capacity < world->capacity) {
@@ -211,6 +220,29 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order)
             !grow_array((void **)&world->spare_calm, sizeof(uint16_t), capacity))
             return false;
         world->spare_capacity = capacity;
+    }
+    /* A settled world keeps most balls where they are: only the stretch
+     * that changes is gathered, and copied back. */
+    if (2 * (hi - lo) < n) {
+        BP_GATHER_RANGE(world->x, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->y, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->vx, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->vy, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->r, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->angle, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->w, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->mass, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->inv_mass, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->inv_inertia, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->id, world->spare_id, order, lo, hi);
+        BP_GATHER_RANGE(world->flags, world->spare_flags, order, lo, hi);
+        BP_GATHER_RANGE(world->calm, world->spare_calm, order, lo, hi);
+        BP_GATHER_RANGE(world->calm_vx, world->spare_double, order, lo, hi);
+        BP_GATHER_RANGE(world->calm_vy, world->spare_double, order, lo, hi);
+        for (size_t k = lo; k < hi; k++)
+            world->index_of_id[world->id[k]] = (int32_t)k;
+        world->layout_stamp++;
+        return true;
     }
     /* Every array must keep the world's capacity: the spare takes the place
      * of each in turn. */

@@ -85,9 +85,10 @@ int64_t bp_world_index_of(const bp_world *world, uint32_t id);
 bool bp_world_insert_wall(bp_world *world, bp_wall wall);
 
 /* Permutes the balls so that new index k holds the ball at old index
- * order[k] (a permutation of [0, count)); ids stay. false when memory runs
- * out (the world is then unchanged). */
-bool bp_world_reorder(bp_world *world, const uint32_t *order);
+ * order[k] (a permutation of [0, count) with order[k] == k outside
+ * [lo, hi)); ids stay. false when memory runs out (the world is then
+ * unchanged). */
+bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi);
 
 /* The first index from i on of a ball that is not asleep, or count: loops
  * over the balls awake, in index order, skipping sleepers eight at a time. */

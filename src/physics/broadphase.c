@@ -497,12 +497,24 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     return true;
 }
 
-void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world)
+void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world, size_t lo,
+                                  size_t hi)
 {
-    /* Sorted by cell, the new order's cells run up from the first. */
-    size_t cells = (size_t)bp->cols * (size_t)bp->rows, k = 0;
-    for (size_t c = 0; c <= cells; c++) /* the big balls' bucket too */
-        for (; k < bp->cell_start[c + 1]; k++) {
+    /* Sorted by cell, the new order's cells run up from the one holding
+     * place lo (the last whose start is at or before it; the big balls'
+     * bucket is the last of all). Outside [lo, hi) each place still holds
+     * its ball, in its cell. */
+    size_t cells = (size_t)bp->cols * (size_t)bp->rows, first = 0, last = cells;
+    while (first < last) {
+        size_t mid = first + (last - first + 1) / 2;
+        if (bp->cell_start[mid] <= lo)
+            first = mid;
+        else
+            last = mid - 1;
+    }
+    size_t k = lo;
+    for (size_t c = first; c <= cells && k < hi; c++)
+        for (; k < bp->cell_start[c + 1] && k < hi; k++) {
             bp->items[k] = (uint32_t)k;
             bp->ball_cell[k] = (uint32_t)c;
         }

@@ -116,9 +116,11 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
  * result is the same without. */
 bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin,
                         bp_workers *workers);
-/* After the caller reordered the world as items says (bp_world_reorder):
- * the sort then holds every ball in its place, items is 0, 1, 2... */
-void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world);
+/* After the caller reordered the world as items says (bp_world_reorder),
+ * which moved the balls of [lo, hi) only: the sort then holds every ball
+ * in its place, items is 0, 1, 2... */
+void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world, size_t lo,
+                                  size_t hi);
 bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin,
                          bp_workers *workers);
 

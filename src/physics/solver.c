@@ -385,27 +385,28 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
 
 /* The walls keep, per ball index, where each ball ended its swept move (so
  * that the solver's pushes are swept too); they follow the balls' new
- * order. The world's spare buffers are free scratch right after a reorder. */
-static void permute_doubles(bp_world *world, double *values, const uint32_t *order)
+ * order, which moves only [lo, hi). The world's spare buffers are free
+ * scratch right after a reorder. */
+static void permute_doubles(bp_world *world, double *values, const uint32_t *order, size_t lo,
+                            size_t hi)
 {
     double *scratch = world->spare_double;
-    for (size_t k = 0; k < world->count; k++)
+    for (size_t k = lo; k < hi; k++)
         scratch[k] = values[order[k]];
-    memcpy(values, scratch, world->count * sizeof(double));
+    memcpy(values + lo, scratch + lo, (hi - lo) * sizeof(double));
 }
 
-static void permute_anchors(bp_world *world, const uint32_t *order)
+static void permute_anchors(bp_world *world, const uint32_t *order, size_t lo, size_t hi)
 {
     bp_statics *st = world->statics;
     if (!st || !st->anchors_valid)
         return;
-    size_t n = world->count;
     uint32_t *scratch_id = world->spare_id;
-    permute_doubles(world, st->anchor_x, order);
-    permute_doubles(world, st->anchor_y, order);
-    for (size_t k = 0; k < n; k++)
+    permute_doubles(world, st->anchor_x, order, lo, hi);
+    permute_doubles(world, st->anchor_y, order, lo, hi);
+    for (size_t k = lo; k < hi; k++)
         scratch_id[k] = st->anchor_id[order[k]];
-    memcpy(st->anchor_id, scratch_id, n * sizeof(uint32_t));
+    memcpy(st->anchor_id + lo, scratch_id + lo, (hi - lo) * sizeof(uint32_t));
 }
 
 /* Pushes the pair apart by its whole overlap, split by inverse mass, if
@@ -609,14 +610,17 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     return true;
 }
 
-/* Whether the sort left every ball where it is: a settled world, whose
- * arrays need no shuffling. */
-static bool in_order(const uint32_t *order, size_t n)
+/* The stretch [*lo, *hi) outside which the sort left every ball where it
+ * is; empty for a settled world, whose arrays need no shuffling. */
+static void moved_stretch(const uint32_t *order, size_t n, size_t *lo, size_t *hi)
 {
-    for (size_t k = 0; k < n; k++)
-        if (order[k] != k)
-            return false;
-    return true;
+    size_t a = 0, b = n;
+    while (a < b && order[a] == a)
+        a++;
+    while (b > a && order[b - 1] == b - 1)
+        b--;
+    *lo = a;
+    *hi = b;
 }
 
 /* Worker threads, once the world asks for more than one and is big enough
@@ -789,15 +793,17 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     /* Neighbours in space become neighbours in memory: every pass below then
      * streams through the arrays instead of jumping around them. Small
      * worlds fit the cache anyway and keep their order. */
-    if (world->count >= BP_SOLVER_REORDER_MIN_BALLS &&
-        world->steps % BP_SOLVER_REORDER_EVERY == 0 && !in_order(bp->items, world->count)) {
-        if (!bp_world_reorder(world, bp->items))
+    size_t lo = 0, hi = 0;
+    if (world->count >= BP_SOLVER_REORDER_MIN_BALLS && world->steps % BP_SOLVER_REORDER_EVERY == 0)
+        moved_stretch(bp->items, world->count, &lo, &hi);
+    if (lo < hi) {
+        if (!bp_world_reorder(world, bp->items, lo, hi))
             return false;
-        permute_anchors(world, bp->items);
-        permute_doubles(world, solver->start_x, bp->items);
-        permute_doubles(world, solver->start_y, bp->items);
+        permute_anchors(world, bp->items, lo, hi);
+        permute_doubles(world, solver->start_x, bp->items, lo, hi);
+        permute_doubles(world, solver->start_y, bp->items, lo, hi);
         solver->starts_layout = world->layout_stamp;
-        bp_broadphase_follow_reorder(bp, world);
+        bp_broadphase_follow_reorder(bp, world, lo, hi);
     }
     if (!bp_broadphase_pairs(bp, world, list_margin, solver->workers) ||
         !list_side_balls(solver, world, list_margin) || !note_listed(solver, world))
