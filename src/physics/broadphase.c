@@ -418,32 +418,46 @@ static void counting_piece(void *context, int piece)
     uint32_t *marked = bp->marked_cells + c0;
     size_t marked_count = 0;
     uint32_t below = 0;
+    uint8_t *cell_awake = bp->cell_awake;
     for (size_t i = 0; i < n; i++) {
         uint32_t c = ball_cell[i];
         below += c < c0;
         if (c - c0 >= span)
             continue;
         start[c]++;
-        if (!(flags[i] & BP_BALL_ASLEEP) && c != extra)
-            mark_awake_into(bp, c, marked, &marked_count, strip_awake);
+        cell_awake[c] |= (uint8_t)!(flags[i] & BP_BALL_ASLEEP);
     }
-    uint32_t placed = below;
-    for (uint32_t c = c0; c < c0 + span; c++) {
-        uint32_t count = start[c];
-        start[c] = placed;
-        placed += count;
+    /* Each cell's end in items, and the marks of the cells holding a ball
+     * awake, row by row (no division per cell). The big balls' bucket is
+     * not marked: its pairs are not the cells'. */
+    uint32_t placed = below, cols = (uint32_t)bp->cols;
+    for (uint32_t row = rows_before, c = c0; row < rows_before + rows; row++) {
+        uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * strips;
+        for (uint32_t cx = 0; cx < cols; cx++, c++) {
+            placed += start[c];
+            start[c] = placed;
+            if (!cell_awake[c])
+                continue;
+            marked[marked_count++] = c;
+            /* The columns either side span at most two strips, cx's among them. */
+            uint32_t left = (cx > 0 ? cx - 1 : cx) / BP_STRIP_COLS;
+            uint32_t right = (cx + 1 < cols ? cx + 1 : cx) / BP_STRIP_COLS;
+            strips_of_row[left] = strips_of_row[right] = 1;
+            strip_awake[left] = strip_awake[right] = 1;
+        }
     }
-    /* Stable: balls keep their index order within a cell. */
-    for (size_t i = 0; i < n; i++) {
+    if (c0 + span > extra) { /* the last piece: the bucket */
+        placed += start[extra];
+        start[extra] = placed;
+        cell_awake[extra] = 0;
+    }
+    /* Stable, from the last ball back: balls keep their index order within
+     * a cell, and each start ends at its cell's first ball. */
+    for (size_t i = n; i-- > 0;) {
         uint32_t c = ball_cell[i];
         if (c - c0 < span)
-            bp->items[start[c]++] = (uint32_t)i;
+            bp->items[--start[c]] = (uint32_t)i;
     }
-    /* Each start now holds the next cell's: move them back. */
-    for (uint32_t c = c0 + span; c-- > c0 + 1;)
-        start[c] = start[c - 1];
-    if (span > 0)
-        start[c0] = below;
     job->marked[piece] = marked_count;
 }
 
@@ -625,6 +639,7 @@ typedef struct pairing_job {
     bp_broadphase *bp;
     const bp_world *world;
     double margin;
+    uint8_t skip; /* BP_BALL_ASLEEP: pairs of two sleepers are left out; 0: none asleep */
 } pairing_job;
 
 /* Writes the pairs of ball a with the balls items[lo .. hi) closer than
@@ -656,8 +671,12 @@ static inline bool any_awake(const uint8_t *cell_awake, size_t first, size_t las
     return false;
 }
 
-/* The pairs of the cells of one strip, rows from the floor up. */
-static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
+/* The pairs of the cells of one strip, rows from the floor up. skip is a
+ * constant in each caller, so that the strips of a world with no sleeper
+ * run without any of the tests for them. */
+static inline __attribute__((always_inline)) bool pair_strip(const pairing_job *job, int strip,
+                                                             bp_strip_list *list,
+                                                             const uint8_t skip)
 {
     const bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
@@ -674,7 +693,6 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     size_t strips = (size_t)strip_count(bp);
     /* With awake_pairs_only, a pair needs a ball that is not asleep: skip
      * is BP_BALL_ASLEEP, and a pair is left out when both flags have it. */
-    const uint8_t skip = bp->awake_pairs_only ? BP_BALL_ASLEEP : 0;
     list->count = 0;
     /* A strip of sleepers only: every row below would be passed over. */
     if (skip && !bp->strip_awake[strip])
@@ -715,32 +733,33 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
             uint32_t same_end = start[same_last + 1];
             uint32_t next_begin = next_row ? start[next_first] : 0;
             uint32_t next_end = next_row ? start[next_last + 1] : 0;
+            /* Room for every candidate of every ball here, so that pair_run
+             * writes each one and keeps it or not without a branch. */
+            size_t count = list->count;
+            size_t most = count + (size_t)(last - first) *
+                                      ((same_end - first) + (next_end - next_begin));
+            if (!bp_reserve((void **)&list->pairs, &list->capacity, most, sizeof(bp_pair)))
+                return false;
+            bp_pair *out = list->pairs;
             for (uint32_t s = first; s < last; s++) {
                 uint32_t a = items[s];
-                /* Room for every candidate, so that pair_run writes each one
-                 * and keeps it or not without a branch. */
-                size_t most = list->count + (same_end - s) + (next_end - next_begin);
-                if (!bp_reserve((void **)&list->pairs, &list->capacity, most, sizeof(bp_pair)))
-                    return false;
-                size_t count = list->count;
                 if (!(flags[a] & skip)) {
                     /* The usual case, a ball awake: every candidate counts. */
-                    count = pair_run(world, items, s + 1, same_end, a, margin, 0, list->pairs,
+                    count = pair_run(world, items, s + 1, same_end, a, margin, 0, out, count);
+                    count = pair_run(world, items, next_begin, next_end, a, margin, 0, out,
                                      count);
-                    count = pair_run(world, items, next_begin, next_end, a, margin, 0,
-                                     list->pairs, count);
                 } else {
                     if (same_awake)
-                        count = pair_run(world, items, s + 1, same_end, a, margin, skip,
-                                         list->pairs, count);
+                        count = pair_run(world, items, s + 1, same_end, a, margin, skip, out,
+                                         count);
                     if (next_awake < 0)
                         next_awake = next_row && any_awake(cell_awake, next_first, next_last);
                     if (next_awake)
                         count = pair_run(world, items, next_begin, next_end, a, margin, skip,
-                                         list->pairs, count);
+                                         out, count);
                 }
-                list->count = count;
             }
+            list->count = count;
         }
     }
     return true;
@@ -801,7 +820,12 @@ static void pair_strip_piece(void *context, int strip)
 {
     const pairing_job *job = context;
     bp_strip_list *list = &job->bp->lists[strip];
-    list->failed = strip == job->bp->strips ? !pair_big(job, list) : !pair_strip(job, strip, list);
+    if (strip == job->bp->strips)
+        list->failed = !pair_big(job, list);
+    else if (job->skip)
+        list->failed = !pair_strip(job, strip, list, BP_BALL_ASLEEP);
+    else
+        list->failed = !pair_strip(job, strip, list, 0);
 }
 
 /* Strip of slot j: the even strips in order, then the odd ones. */
@@ -812,7 +836,16 @@ static int strip_of_slot(const bp_broadphase *bp, int j)
 
 /* The pairs of every strip, one after the other in slot order, then the
  * big slot's. */
-static bool concatenate_strips(bp_broadphase *bp)
+/* Copies slot j's pairs to their place in the concatenated list. */
+static void copy_slot(void *context, int j)
+{
+    bp_broadphase *bp = context;
+    const bp_strip_list *list = &bp->lists[j < bp->strips ? strip_of_slot(bp, j) : bp->strips];
+    if (list->count) /* an empty strip may have no buffer at all */
+        memcpy(bp->pairs + bp->strip_first[j], list->pairs, list->count * sizeof(bp_pair));
+}
+
+static bool concatenate_strips(bp_broadphase *bp, bp_workers *workers)
 {
     int strips = bp->strips;
     bp->pair_count = 0;
@@ -825,13 +858,11 @@ static bool concatenate_strips(bp_broadphase *bp)
     if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
         return false;
     for (int j = 0; j <= strips; j++) {
-        const bp_strip_list *list = &bp->lists[j < strips ? strip_of_slot(bp, j) : strips];
         bp->strip_first[j] = bp->pair_count;
-        if (list->count) /* an empty strip may have no buffer at all */
-            memcpy(bp->pairs + bp->pair_count, list->pairs, list->count * sizeof(bp_pair));
-        bp->pair_count += list->count;
+        bp->pair_count += bp->lists[j < strips ? strip_of_slot(bp, j) : strips].count;
     }
     bp->strip_first[strips + 1] = bp->pair_count;
+    bp_workers_run(workers, copy_slot, bp, strips + 1);
     return true;
 }
 
@@ -858,15 +889,21 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
     bp->strips = strips;
     bp->even_strips = (strips + 1) / 2;
 
-    pairing_job job = {bp, world, margin};
+    /* Without a sleeper, leaving out pairs of two leaves out none. */
+    uint8_t skip = bp->awake_pairs_only &&
+                           bp_scan_bytes(world->flags, 0, world->count, BP_BALL_ASLEEP, true) <
+                               world->count
+                       ? BP_BALL_ASLEEP
+                       : 0;
+    pairing_job job = {bp, world, margin, skip};
     bp->lists[strips].count = 0;
     bp->lists[strips].failed = false;
     bp_workers_run(workers, pair_strip_piece, &job, strips + (bp->big_count > 0));
-    return concatenate_strips(bp);
+    return concatenate_strips(bp, workers);
 }
 
 bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
-                             const uint32_t *woken, size_t count)
+                             const uint32_t *woken, size_t count, bp_workers *workers)
 {
     size_t had = bp->woken_mark_capacity;
     if (!bp_reserve((void **)&bp->woken_mark, &bp->woken_mark_capacity, world->count + 1,
@@ -929,5 +966,5 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
     }
     for (size_t k = 0; k < count; k++)
         bp->woken_mark[woken[k]] = 0;
-    return ok && concatenate_strips(bp);
+    return ok && concatenate_strips(bp, workers);
 }

@@ -131,7 +131,7 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
  * again: a landing pile wakes a few balls in a third of its steps. false
  * on allocation failure. */
 bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
-                             const uint32_t *woken, size_t count);
+                             const uint32_t *woken, size_t count, bp_workers *workers);
 
 /* Writes into out (room for every ball) the balls of the cells within
  * reach px of a side of the arena, as sorted, then every big ball, and

@@ -637,6 +637,44 @@ static void update_workers(bp_solver *solver, const bp_world *world)
     solver->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
 }
 
+/* Copies of the centres of balls, in pieces by index: of every ball, or of
+ * the balls awake. */
+typedef struct copy_job {
+    const bp_world *world;
+    double *x, *y;
+    bool every;
+    int pieces;
+} copy_job;
+
+static void copy_piece(void *context, int piece)
+{
+    const copy_job *job = context;
+    const bp_world *world = job->world;
+    size_t begin = bp_piece_start(world->count, piece, job->pieces);
+    size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
+    if (job->every) {
+        if (end == begin)
+            return; /* an empty world may have no arrays */
+        memcpy(job->x + begin, world->x + begin, (end - begin) * sizeof(double));
+        memcpy(job->y + begin, world->y + begin, (end - begin) * sizeof(double));
+        return;
+    }
+    for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
+         i = bp_world_next_awake_below(world, i + 1, end)) {
+        job->x[i] = world->x[i];
+        job->y[i] = world->y[i];
+    }
+}
+
+/* Copies every ball's centre (every) or those of the balls awake into x, y. */
+static void copy_centres(bp_workers *workers, const bp_world *world, double *x, double *y,
+                         bool every)
+{
+    copy_job job = {world, x, y, every,
+                    bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES)};
+    bp_workers_run(workers, copy_piece, &job, job.pieces);
+}
+
 /* Notes where every ball is, and its flags, as the pairs are listed. */
 static bool note_listed(bp_solver *solver, const bp_world *world)
 {
@@ -649,10 +687,7 @@ static bool note_listed(bp_solver *solver, const bp_world *world)
         return false;
     /* Sleepers stand where they fell asleep, which start_x/y hold: only the
      * balls awake need noting (a world at rest is nearly all sleepers). */
-    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
-        solver->listed_x[i] = world->x[i];
-        solver->listed_y[i] = world->y[i];
-    }
+    copy_centres(solver->workers, world, solver->listed_x, solver->listed_y, false);
     memcpy(solver->listed_flags, world->flags, n);
     return true;
 }
@@ -823,7 +858,8 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
             return false;
         size_t woken = bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules,
                                                 solver->woken);
-        if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken))
+        if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken,
+                                                   solver->workers))
             return false;
         for (size_t k = 0; k < woken; k++) { /* its pairs are listed now */
             uint32_t i = solver->woken[k];
@@ -859,18 +895,11 @@ bool bp_solver_begin_step(bp_world *world)
         !bp_reserve((void **)&solver->start_y, &c2, n + 1, sizeof(double)))
         return false;
     solver->start_capacity = c1;
+    update_workers(solver, world);
     /* Sleepers' starts hold from when they fell asleep (bp_sleep_update),
      * as long as the balls keep their indices. */
-    if ((!solver->starts_valid || solver->starts_layout != world->layout_stamp) && n > 0) {
-        memcpy(solver->start_x, world->x, n * sizeof(double));
-        memcpy(solver->start_y, world->y, n * sizeof(double));
-    } else {
-        for (size_t i = bp_world_next_awake(world, 0); i < n;
-             i = bp_world_next_awake(world, i + 1)) {
-            solver->start_x[i] = world->x[i];
-            solver->start_y[i] = world->y[i];
-        }
-    }
+    bool every = !solver->starts_valid || solver->starts_layout != world->layout_stamp;
+    copy_centres(solver->workers, world, solver->start_x, solver->start_y, every);
     solver->starts_valid = true;
     solver->starts_layout = world->layout_stamp;
     solver->supported_valid = false;

@@ -41,19 +41,44 @@ static inline double bp_turn(double angle, double turn)
     return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
 }
 
-/* How many substeps this step needs: the farthest an awake ball would go,
- * in its own radii, over BP_SUBSTEP_TRAVEL. */
-static int substeps_for(const bp_world *world, double dt)
+/* A job over the balls awake, in pieces by index for the step's threads,
+ * each with a result of its own. */
+typedef struct awake_job {
+    bp_world *world;
+    double rest_speed;
+    int pieces;
+    double part[BP_MAX_PIECES];
+} awake_job;
+
+/* The largest (speed / radius)^2 of a piece's balls awake and not held. */
+static void fastest_piece(void *context, int piece)
 {
-    double worst = 0.0; /* (speed / radius)^2 */
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
+    awake_job *job = context;
+    const bp_world *world = job->world;
+    size_t begin = bp_piece_start(world->count, piece, job->pieces);
+    size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
+    double worst = 0.0;
+    for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
+         i = bp_world_next_awake_below(world, i + 1, end)) {
         if (world->flags[i] & BP_BALL_HELD)
             continue;
         double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
         double ratio = v2 / (world->r[i] * world->r[i]);
         worst = ratio > worst ? ratio : worst;
     }
+    job->part[piece] = worst;
+}
+
+/* How many substeps this step needs: the farthest an awake ball would go,
+ * in its own radii, over BP_SUBSTEP_TRAVEL. */
+static int substeps_for(bp_world *world, double dt, bp_workers *workers)
+{
+    awake_job job = {.world = world,
+                     .pieces = bp_workers_pieces(bp_workers_count(workers), BP_MAX_PIECES)};
+    bp_workers_run(workers, fastest_piece, &job, job.pieces);
+    double worst = 0.0; /* (speed / radius)^2: the largest of the pieces', exact in any order */
+    for (int piece = 0; piece < job.pieces; piece++)
+        worst = job.part[piece] > worst ? job.part[piece] : worst;
     double travel = sqrt(worst) * dt;
     int k = (int)ceil(travel / BP_SUBSTEP_TRAVEL);
     return k < 1 ? 1 : (k > BP_MAX_SUBSTEPS ? BP_MAX_SUBSTEPS : k);
@@ -143,36 +168,48 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
  * started on small ones, balls started on one spot) can travel further than
  * that list's margin; the centre inside the arena is an invariant of every
  * step, so it is checked for every ball that moved. */
-static void contain_strays(bp_world *world, double dt)
+static void contain_piece(void *context, int piece)
 {
+    awake_job *job = context;
+    bp_world *world = job->world;
     double w = world->params.width, h = world->params.height;
-    double rest_speed = 2.0 * fabs(world->params.gravity) * dt;
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
+    size_t begin = bp_piece_start(world->count, piece, job->pieces);
+    size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
+    for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
+         i = bp_world_next_awake_below(world, i + 1, end)) {
         double x = world->x[i], y = world->y[i], r = world->r[i];
         /* A ball wider than the arena sits on its centre line (bp_arena_contain). */
-        double lo_x = fmin(r, 0.5 * w), lo_y = fmin(r, 0.5 * h);
+        double lo_x = r < 0.5 * w ? r : 0.5 * w, lo_y = r < 0.5 * h ? r : 0.5 * h;
         if (x < lo_x || x > w - lo_x || y < lo_y || y > h - lo_y)
-            bp_arena_contain(world, i, rest_speed);
+            bp_arena_contain(world, i, job->rest_speed);
     }
+}
+
+/* Each ball's containment touches that ball alone: pieces by index. */
+static void contain_strays(bp_world *world, double dt, bp_workers *workers)
+{
+    awake_job job = {.world = world,
+                     .rest_speed = 2.0 * fabs(world->params.gravity) * dt,
+                     .pieces = bp_workers_pieces(bp_workers_count(workers), BP_MAX_PIECES)};
+    bp_workers_run(workers, contain_piece, &job, job.pieces);
 }
 
 bool bp_world_step(bp_world *world)
 {
     BP_WORLD_VALIDATE(world);
     double dt = 1.0 / world->params.hz;
-    int k = substeps_for(world, dt);
+    bp_workers *workers = bp_solver_workers(world);
+    int k = substeps_for(world, dt, workers);
     /* Walls and ball count do not change within a step: prepare once. */
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
         return false;
-    bp_workers *workers = bp_solver_workers(world);
     for (int s = 0; s < k; s++) {
         if (world->stop && *world->stop)
             return false;
         if (!substep(world, dt / k, s == k - 1, workers))
             return false;
     }
-    contain_strays(world, dt);
+    contain_strays(world, dt, workers);
     bp_solver_end_step(world);
     world->steps++;
     BP_WORLD_VALIDATE(world);
