@@ -164,7 +164,10 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
     };
 }
 
-static inline void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
+/* Relaxes the pair if it touches (relax_pair's own test decides). Out of
+ * line: most pairs of a pass do not touch, and the loop over them, with
+ * the whole of this inlined, kept its arrays' addresses on the stack. */
+static __attribute__((noinline)) void relax_pair(const pass_context *c, uint32_t a, uint32_t b)
 {
     double dx = c->x[b] - c->x[a];
     double dy = c->y[b] - c->y[a];
@@ -248,23 +251,41 @@ typedef struct pass_job {
     size_t side_count;
 } pass_job;
 
+/* Whether relax_pair would go past its first test for a and b: the same
+ * arithmetic, so the same answer to the bit. */
+static inline bool may_touch(const double *restrict x, const double *restrict y,
+                             const double *restrict r, uint32_t a, uint32_t b)
+{
+    double dx = x[b] - x[a];
+    double dy = y[b] - y[a];
+    double reach = r[a] + r[b];
+    double d2 = dx * dx + dy * dy;
+    double touch = reach + BP_CONTACT_MARGIN;
+    return !(d2 >= touch * touch);
+}
+
 /* Relaxes pairs[from .. to) forwards, or backwards from to - 1 down; with
  * fetch, asking for the ball of the pair BP_PREFETCH_AHEAD on. */
 static inline void relax_run(const pass_context *c, const bp_world *world,
                              const bp_pair *pairs, size_t from, size_t to, bool backwards,
                              bool fetch)
 {
+    const double *x = c->x, *y = c->y, *r = c->r;
     if (!backwards) {
         for (size_t p = from; p < to; p++) {
             if (fetch)
                 bp_world_prefetch(world, pairs[p + BP_PREFETCH_AHEAD].b);
-            relax_pair(c, pairs[p].a, pairs[p].b);
+            uint32_t a = pairs[p].a, b = pairs[p].b;
+            if (may_touch(x, y, r, a, b))
+                relax_pair(c, a, b);
         }
     } else {
         for (size_t p = to; p-- > from;) {
             if (fetch)
                 bp_world_prefetch(world, pairs[p - BP_PREFETCH_AHEAD].b);
-            relax_pair(c, pairs[p].a, pairs[p].b);
+            uint32_t a = pairs[p].a, b = pairs[p].b;
+            if (may_touch(x, y, r, a, b))
+                relax_pair(c, a, b);
         }
     }
 }
