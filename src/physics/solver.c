@@ -444,7 +444,8 @@ static void permute_anchors(bp_world *world, const uint32_t *order, size_t lo, s
  * came to rest, trembling by up to 0.5 px. Half of two steps' fall still
  * left 7 in one of them; the sleep rules' whole wake depth (with 2% of the
  * radius) left the benchmark pit of 10,000 balls overlapping by 0.08 r. */
-static inline bool separate(bp_world *world, bp_pair pair, double wake_overlap, bool *deep)
+static __attribute__((noinline)) bool separate(bp_world *world, bp_pair pair,
+                                               double wake_overlap, bool *deep)
 {
     uint32_t a = pair.a, b = pair.b;
     double *x = world->x, *y = world->y;
@@ -513,6 +514,16 @@ static inline bool cleanup_run(const cleanup_job *job, const bp_pair *pairs, siz
             bp_world_prefetch(job->world, pairs[p + BP_PREFETCH_AHEAD].b);
         int last = moved_in_pass[a] > moved_in_pass[b] ? moved_in_pass[a] : moved_in_pass[b];
         if (pass > 0 && last < pass - 1)
+            continue;
+        /* separate's own first tests, inline: most pairs do not overlap
+         * by more than the slop. */
+        const double *x = job->world->x, *y = job->world->y, *r = job->world->r;
+        double dx = x[b] - x[a], dy = y[b] - y[a], reach = r[a] + r[b];
+        double d2 = dx * dx + dy * dy;
+        if (d2 >= reach * reach || !(d2 > 1e-24))
+            continue;
+        double slop = reach - BP_CLEANUP_SLOP_OVER_R * (r[a] < r[b] ? r[a] : r[b]);
+        if (d2 >= slop * slop)
             continue;
         bool deep;
         if (separate(job->world, pairs[p], job->wake_overlap, &deep)) {
