@@ -25,7 +25,6 @@
 #include "support.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +71,6 @@ void bp_support_free(bp_support *s)
     free(s->spare_edges);
     free(s->pair_state);
     free(s->whole);
-    free(s->rank);
-    free(s->lane);
-    free((void *)s->visited_in);
     *s = (bp_support){0};
 }
 
@@ -82,7 +78,7 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
 {
     if (balls + 1 > s->ball_capacity) {
         size_t had = s->ball_capacity;
-        size_t c[11] = {had, had, had, had, had, had, had, had, had, had, had};
+        size_t c[8] = {had, had, had, had, had, had, had, had};
         if (!bp_reserve((void **)&s->visited, &c[0], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->slot, &c[1], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->in_visit, &c[2], balls + 1, sizeof(uint8_t)) ||
@@ -90,13 +86,8 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
             !bp_reserve((void **)&s->first, &c[4], balls + 1, sizeof(uint32_t)) ||
             !bp_reserve((void **)&s->supported, &c[5], balls + 1, sizeof(uint8_t)) ||
             !bp_reserve((void **)&s->degree, &c[6], balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)) ||
-            !bp_reserve((void **)&s->rank, &c[8], balls + 1, sizeof(uint32_t)) ||
-            !bp_reserve((void **)&s->visited_in, &c[9], balls + 1, sizeof(atomic_uint)) ||
-            !bp_reserve((void **)&s->lane, &c[10], balls + 1, sizeof(uint8_t)))
+            !bp_reserve((void **)&s->whole, &c[7], balls + 1, sizeof(uint8_t)))
             return false;
-        for (size_t k = had; k < c[9]; k++)
-            atomic_init(&s->visited_in[k], s->pass_stamp);
         memset(s->in_visit + had, 0, c[2] - had);
         memset(s->degree + had, 0, (c[6] - had) * sizeof(uint32_t));
         /* bp_support_touching tells visited balls by their slot. */
@@ -281,36 +272,10 @@ static inline size_t bin_of(const bp_world *world, size_t i, double up_y, double
     return h <= 0.0 ? 0 : (h >= (double)(bins - 1) ? bins - 1 : (size_t)h);
 }
 
-/* Column of a grid cell, without a division per ball: the row from a
- * product with 1 / cols, off by at most one, put right. */
-static inline uint32_t column_of(uint32_t cell, uint32_t cols, double inv_cols)
-{
-    uint32_t row = (uint32_t)((double)cell * inv_cols);
-    if (row * cols > cell)
-        row--;
-    else if ((row + 1) * cols <= cell)
-        row++;
-    return cell - row * cols;
-}
-
-/* Which side of the grid's mid column a ball is on when two threads share
- * the pass (side 1: right), and whether it is in one of the two columns
- * where the sides meet. */
-enum { BP_SUPPORT_LANE_RIGHT = 1u, BP_SUPPORT_LANE_EDGE = 2u };
-
-/* The first column of the right side. */
-static inline uint32_t mid_column(const bp_broadphase *bp)
-{
-    return (uint32_t)(bp->cols / 2);
-}
-
 /* Counting sort by height of the visited balls into order. Notes which
- * balls stand below deferred_above, whose lists will be whole. With bp,
- * also notes each place's lane: a thread of the pass then reads one byte
- * per place rather than the cell of every ball of the other side. */
-static void sort_by_height(bp_support *s, const bp_world *world, const bp_broadphase *bp,
-                           size_t visits, double up_y, double bin, size_t bins,
-                           double deferred_above)
+ * balls stand below deferred_above, whose lists will be whole. */
+static void sort_by_height(bp_support *s, const bp_world *world, size_t visits, double up_y,
+                           double bin, size_t bins, double deferred_above)
 {
     uint32_t *start = s->bin_start;
     for (size_t b = 0; b <= bins; b++)
@@ -326,24 +291,8 @@ static void sort_by_height(bp_support *s, const bp_world *world, const bp_broadp
     }
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
-    if (!bp) {
-        for (size_t k = 0; k < visits; k++) {
-            uint32_t place = start[s->first[k]]++;
-            s->rank[k] = place;
-            s->order[place] = s->visited[k];
-        }
-        return;
-    }
-    uint32_t cols = (uint32_t)bp->cols, mid = mid_column(bp);
-    double inv_cols = 1.0 / cols;
-    for (size_t k = 0; k < visits; k++) {
-        uint32_t place = start[s->first[k]]++;
-        s->rank[k] = place;
-        s->order[place] = s->visited[k];
-        uint32_t column = column_of(bp->ball_cell[s->visited[k]], cols, inv_cols);
-        s->lane[place] = (uint8_t)((column >= mid ? BP_SUPPORT_LANE_RIGHT : 0u) |
-                                   (column + 1 == mid || column == mid ? BP_SUPPORT_LANE_EDGE : 0u));
-    }
+    for (size_t k = 0; k < visits; k++)
+        s->order[start[s->first[k]]++] = s->visited[k];
 }
 
 /* Neighbour lists (CSR) of the visited balls, from the counts and edges
@@ -377,12 +326,7 @@ static bool list_neighbours(bp_support *s, bp_workers *workers, neighbour_job *j
 {
     s->filed_edges = edges;
     uint32_t longest = build_neighbours(s, workers, job, visits);
-    /* Two halves: the two sides of settle_sides. A whole cache line (16
-     * entries) apart at the least: every visit writes its half, and the
-     * two threads writing one line took 1.7 times as long per visit as
-     * one thread alone. */
-    s->settled_half = ((size_t)longest + 1 + 2 * 16 - 1) / 16 * 16;
-    return bp_reserve((void **)&s->settled, &s->settled_capacity, 2 * s->settled_half,
+    return bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
                       sizeof(uint32_t));
 }
 
@@ -421,8 +365,7 @@ static bool lost_support(const bp_world *world, const bp_broadphase *bp, const u
     uint32_t u_entry, l_entry;
     int64_t last = *anchor == UINT32_MAX ? -1 : bp_world_index_of(world, *anchor);
     /* A sleeper that touches u was sorted into the cells around u's (it has
-     * not moved). One that woke and left may be anywhere, even among the
-     * balls the other thread of settle_sides is moving: it is not read. */
+     * not moved); one that woke may have left: the cells tell at once. */
     if (last >= 0 && cells_meet(bp, (uint32_t)last, u) && (world->flags[last] & BP_BALL_ASLEEP) &&
         touching(world, (uint32_t)last, u, margin, up_y, &l_entry, &u_entry) &&
         (u_entry & BP_SUPPORTER_BIT))
@@ -782,113 +725,6 @@ static bool visit(bp_support *s, const bp_broadphase *bp, const settle_context *
     return true;
 }
 
-/* Whether every big ball (broadphase.h) is held: a held ball is not moved
- * or woken by the pass, so either side may read it. A big ball that is not
- * held meets balls beyond the cells around its own, where the sides do not
- * wait for each other. */
-static bool big_balls_held(const bp_world *world, const bp_broadphase *bp)
-{
-    for (size_t k = 0; k < bp->big_count; k++)
-        if (!(world->flags[bp->big[k]] & BP_BALL_HELD))
-            return false;
-    return true;
-}
-
-/* Visits from this many balls on are split between two threads. */
-#define BP_SUPPORT_SIDES_MIN_VISITS 4096
-
-/* The visits in order, split between two threads by the grid's columns:
- * side 0 takes the balls sorted into columns left of mid, side 1 the rest.
- * A ball meets only balls sorted into the cells around its own (its lists,
- * the grid below it, the sleeper it last rested on while that still
- * touches it), so only balls of columns mid - 1 and mid, the edge, meet
- * the other side's. Before its visit, an edge ball waits until every ball
- * of the other side around it that comes before it in the order has been
- * visited; one that comes after waits for it in turn. Every ball then sees
- * what it would see if one thread visited them all in order. */
-typedef struct sides_job {
-    bp_support *s;
-    const bp_broadphase *bp;
-    settle_context ctx;
-    size_t end;   /* visits order[0 .. end) */
-    uint32_t mid; /* the first column of side 1 */
-} sides_job;
-
-/* Waits until every ball of the other side in the cells around edge ball
- * u's (in column, row), visited before u (before rank k), has been. */
-static void wait_for_other_side(const sides_job *job, uint32_t u, uint32_t column, size_t k)
-{
-    const bp_support *s = job->s;
-    const bp_broadphase *bp = job->bp;
-    uint32_t cols = (uint32_t)bp->cols, rows = (uint32_t)bp->rows;
-    uint32_t row = bp->ball_cell[u] / cols;
-    bool right = column >= job->mid;
-    for (uint32_t y = row > 0 ? row - 1 : 0; y <= row + 1 && y < rows; y++)
-        for (uint32_t x = column > 0 ? column - 1 : 0; x <= column + 1 && x < cols; x++) {
-            if ((x >= job->mid) == right)
-                continue;
-            size_t c = (size_t)y * cols + x;
-            for (uint32_t p = bp->cell_start[c]; p < bp->cell_start[c + 1]; p++) {
-                uint32_t w = bp->items[p];
-                if (!s->in_visit[w] || s->rank[s->slot[w]] >= k)
-                    continue;
-                unsigned rounds = 0;
-                while (atomic_load_explicit(&s->visited_in[w], memory_order_acquire) !=
-                       s->pass_stamp)
-                    bp_workers_wait_round(&rounds);
-            }
-        }
-}
-
-static void settle_side(void *context, int side)
-{
-    const sides_job *job = context;
-    bp_support *s = job->s;
-    uint32_t cols = (uint32_t)job->bp->cols;
-    double inv_cols = 1.0 / cols;
-    settle_context ctx = job->ctx;
-    ctx.settled += (size_t)side * s->settled_half;
-    const uint8_t right = side == 1 ? BP_SUPPORT_LANE_RIGHT : 0u;
-    for (size_t k = 0; k < job->end; k++) {
-        if ((s->lane[k] & BP_SUPPORT_LANE_RIGHT) != right)
-            continue;
-        uint32_t u = s->order[k];
-        bool edge = s->lane[k] & BP_SUPPORT_LANE_EDGE;
-        if (edge)
-            wait_for_other_side(job, u, column_of(job->bp->ball_cell[u], cols, inv_cols), k);
-        visit(s, job->bp, &ctx, u);
-        if (edge)
-            atomic_store_explicit(&s->visited_in[u], s->pass_stamp, memory_order_release);
-    }
-}
-
-/* Visits order[0 .. end) on two threads (see sides_job), without the
- * stop of bp_support_pass's loop; returns where that loop would have
- * stopped (end if not before), with *top its top there. The visits after
- * that stop settled nothing: the loop stops only at a ball out of reach of
- * everything settled. */
-static size_t settle_sides(bp_support *s, const bp_broadphase *bp, const settle_context *ctx,
-                           bp_workers *workers, size_t end, double *top, double max_rise,
-                           double inv_bin, double bin, size_t bins)
-{
-    sides_job job = {.s = s, .bp = bp, .ctx = *ctx, .end = end};
-    job.mid = mid_column(bp);
-    s->pass_stamp++;
-    bp_workers_run(workers, settle_side, &job, 2);
-    /* One thread would have stopped at the first ball out of reach of
-     * everything settled before it; none settled from there on. */
-    const bp_world *world = ctx->world;
-    for (size_t k = 0; k < end; k++) {
-        uint32_t u = s->order[k];
-        bool settled = s->supported[u] && !(world->flags[u] & BP_BALL_HELD);
-        if (!settled && (double)bin_of(world, u, ctx->up_y, inv_bin, bins) * bin > *top + max_rise)
-            return k;
-        if (settled)
-            *top = bp_max(*top, height_of(world, u, ctx->up_y));
-    }
-    return end;
-}
-
 bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min,
                      bp_workers *workers)
 {
@@ -935,9 +771,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                          .deferred_above = deferred_above};
     by_parity(workers, find_touching, &job);
     size_t visits = list_visits(s, world);
-    bool sides = bp_workers_count(workers) >= 2 && visits >= BP_SUPPORT_SIDES_MIN_VISITS &&
-                 big_balls_held(world, bp);
-    sort_by_height(s, world, sides ? bp : NULL, visits, up_y, bin, bins, deferred_above);
+    sort_by_height(s, world, visits, up_y, bin, bins, deferred_above);
     s->visits = visits;
     if (!list_neighbours(s, workers, &job, visits, s->edges))
         return end_visits(s, visits, false);
@@ -955,22 +789,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
-    size_t k = 0;
-    /* Two threads share the first visits, up to the first ball whose list
-     * is not whole, if there are many; then the loop below goes on from
-     * there, unless it would have stopped before. */
-    size_t whole_end = 0;
-    if (sides)
-        while (whole_end < visits && s->whole[s->slot[s->order[whole_end]]])
-            whole_end++;
-    s->shared_visits = 0;
-    if (whole_end >= BP_SUPPORT_SIDES_MIN_VISITS) {
-        s->shared_visits = whole_end;
-        k = settle_sides(s, bp, &ctx, workers, whole_end, &top, max_rise, inv_bin, bin, bins);
-        if (k < whole_end)
-            k = visits;
-    }
-    for (; k < visits; k++) {
+    for (size_t k = 0; k < visits; k++) {
         uint32_t u = s->order[k];
         /* Its bin, and every ball's after it, lies out of reach of
          * everything supported: nothing more will be. In a falling crowd

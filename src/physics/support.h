@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "broadphase.h"
@@ -43,19 +42,11 @@ typedef struct bp_support {
     const uint32_t *filed_edges; /* edges or spare_edges: what the lists hold */
     uint8_t *pair_state;    /* per pair: BP_SUPPORT_PAIR_* */
     uint8_t *whole;         /* per slot: its list has every touching ball */
-    uint32_t *rank;         /* per slot: its place in order */
-    uint8_t *lane;          /* per place in order, when two threads share the
-                               pass: BP_SUPPORT_LANE_* of its ball */
-    /* Per ball: pass_stamp once visited by the pass's two threads (edge
-     * balls only, see sides_job in support.c). */
-    atomic_uint *visited_in;
-    unsigned pass_stamp;
     double last_top;        /* height where the last pass stopped */
     bp_support_defer defer;
     uint32_t *degree;       /* per ball: touching pairs found; 0 between passes */
-    uint32_t *settled;      /* one ball's settled neighbours, while it settles;
-                               two halves of settled_half, one per thread */
-    size_t settled_capacity, settled_half;
+    uint32_t *settled;      /* one ball's settled neighbours, while it settles */
+    size_t settled_capacity;
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
                                (this pass's for visited balls; every ball awake is) */
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
@@ -63,7 +54,6 @@ typedef struct bp_support {
     size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
     size_t edge_count_capacity, spare_edges_capacity, pair_state_capacity;
     size_t visits;          /* how many balls the last pass visited */
-    size_t shared_visits;   /* how many of them two threads shared (settle_sides) */
 } bp_support;
 
 /* Flag in an entry of near: the neighbour is a supporter. */

@@ -35,9 +35,8 @@ struct bp_workers {
 #define BP_WORKERS_IDLE_SPINS 50000
 /* A wait for a job longer than this (s) was not within a step. */
 #define BP_WORKERS_LONG_WAIT_S 0.004
-/* How long bp_workers_wait_round pauses before it yields the core: such a
- * wait is for one ball on the other thread, a few microseconds at most
- * unless that thread lost its core. */
+/* How long a helper spins for the next job after a long wait (the caller
+ * was between steps) before it sleeps. */
 #define BP_WORKERS_SPINS 2000
 
 static inline void spin_pause(void)
@@ -57,14 +56,6 @@ static inline void idle_round(int spin)
         sched_yield();
     else
         spin_pause();
-}
-
-void bp_workers_wait_round(unsigned *rounds)
-{
-    if ((*rounds)++ < BP_WORKERS_SPINS)
-        spin_pause();
-    else
-        sched_yield();
 }
 
 /* Takes pieces until none is left: the caller from the first piece on,

@@ -9,12 +9,6 @@
 
 typedef struct bp_workers bp_workers;
 
-/* One round of waiting for a value that another thread of the pool will
- * change: a pause at first; after a while, a hand-over of the core, which
- * that very thread may be waiting for on a busy machine. rounds counts the
- * calls; start it at 0. */
-void bp_workers_wait_round(unsigned *rounds);
-
 /* Where piece `piece` of `pieces` even pieces of count items starts (piece
  * == pieces: count). */
 static inline size_t bp_piece_start(size_t count, int piece, int pieces)
