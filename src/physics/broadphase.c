@@ -671,13 +671,10 @@ static inline bool any_awake(const uint8_t *cell_awake, size_t first, size_t las
     return false;
 }
 
-/* The pairs of the cells of one strip, rows from the floor up. skip is a
- * constant in each caller, so that the strips of a world with no sleeper
- * run without any of the tests for them. */
-static inline __attribute__((always_inline)) bool pair_strip(const pairing_job *job, int strip,
-                                                             bp_strip_list *list,
-                                                             const uint8_t skip)
+/* The pairs of the cells of one strip, rows from the floor up. */
+static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
 {
+    const uint8_t skip = job->skip;
     const bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
     double margin = job->margin;
@@ -765,6 +762,67 @@ static inline __attribute__((always_inline)) bool pair_strip(const pairing_job *
     return true;
 }
 
+/* pair_strip in a world without sleepers: the same pairs in the same
+ * order, with the balls of each row of the strip taken in one run (the
+ * cells of a row are consecutive in items) and each cell's neighbour runs
+ * found as the run enters it, so that empty cells cost nothing and no
+ * test for sleepers is made. */
+static bool pair_strip_awake(const pairing_job *job, int strip, bp_strip_list *list)
+{
+    const bp_broadphase *bp = job->bp;
+    const bp_world *world = job->world;
+    double margin = job->margin;
+    int cols = bp->cols, rows = bp->rows;
+    int x0 = strip * BP_STRIP_COLS;
+    int x1 = x0 + BP_STRIP_COLS < cols ? x0 + BP_STRIP_COLS : cols;
+    bool floor_at_bottom = world->params.gravity >= 0.0;
+    int first_row = floor_at_bottom ? rows - 1 : 0;
+    int ahead = floor_at_bottom ? -1 : 1;
+    const uint32_t *start = bp->cell_start, *items = bp->items;
+    size_t count = 0;
+    for (int k = 0; k < rows; k++) {
+        int cy = first_row + k * ahead;
+        int ny = cy + ahead;
+        bool next_row = ny >= 0 && ny < rows;
+        size_t row = (size_t)cy * (size_t)cols, next = (size_t)ny * (size_t)cols;
+        uint32_t s = start[row + (size_t)x0], end = start[row + (size_t)x1];
+        if (s == end)
+            continue;
+        /* Room for every candidate of every ball of the row: at most the
+         * balls of its cells and the next, and of the three below each. */
+        size_t same_most = start[row + (size_t)(x1 < cols ? x1 + 1 : x1)] - s;
+        size_t next_most =
+            next_row ? start[next + (size_t)(x1 < cols ? x1 + 1 : x1)] -
+                           start[next + (size_t)(x0 > 0 ? x0 - 1 : x0)]
+                     : 0;
+        if (!bp_reserve((void **)&list->pairs, &list->capacity,
+                        count + (size_t)(end - s) * (same_most + next_most), sizeof(bp_pair)))
+            return false;
+        bp_pair *out = list->pairs;
+        int cx = x0 - 1;
+        uint32_t cell_end = s, same_end = 0, next_begin = 0, next_end = 0;
+        for (; s < end; s++) {
+            /* Into the next cell that holds a ball: its neighbour runs,
+             * this cell and the next, and the three next to it below. */
+            while (s >= cell_end) {
+                cx++;
+                size_t c = row + (size_t)cx;
+                cell_end = start[c + 1];
+                same_end = start[(cx + 1 < cols ? c + 1 : c) + 1];
+                if (next_row) {
+                    next_begin = start[next + (size_t)(cx > 0 ? cx - 1 : cx)];
+                    next_end = start[next + (size_t)(cx + 1 < cols ? cx + 1 : cx) + 1];
+                }
+            }
+            uint32_t a = items[s];
+            count = pair_run(world, items, s + 1, same_end, a, margin, 0, out, count);
+            count = pair_run(world, items, next_begin, next_end, a, margin, 0, out, count);
+        }
+    }
+    list->count = count;
+    return true;
+}
+
 /* Ball a's pairs with the balls of the cells its reach meets (a big
  * ball's: in no cell itself), rows from the floor up, into list. */
 static bool pair_around(const pairing_job *job, uint32_t a, bp_strip_list *list)
@@ -823,9 +881,9 @@ static void pair_strip_piece(void *context, int strip)
     if (strip == job->bp->strips)
         list->failed = !pair_big(job, list);
     else if (job->skip)
-        list->failed = !pair_strip(job, strip, list, BP_BALL_ASLEEP);
+        list->failed = !pair_strip(job, strip, list);
     else
-        list->failed = !pair_strip(job, strip, list, 0);
+        list->failed = !pair_strip_awake(job, strip, list);
 }
 
 /* Strip of slot j: the even strips in order, then the odd ones. */
