@@ -112,9 +112,13 @@ static void move_piece(void *context, int piece)
         world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         if (!(world->flags[i] & BP_BALL_HELD)) {
             world->vy[i] += job->dv_gravity;
-            world->vx[i] *= job->damping;
-            world->vy[i] *= job->damping;
-            world->w[i] *= job->damping;
+            /* Without drag the factor is 1, which changes no bit: the
+             * arrays it would rewrite are left alone. */
+            if (job->damping != 1.0) {
+                world->vx[i] *= job->damping;
+                world->vy[i] *= job->damping;
+                world->w[i] *= job->damping;
+            }
         }
         world->angle[i] = bp_turn(world->angle[i], world->w[i] * job->dt);
         double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
