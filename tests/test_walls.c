@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arena.h"
+#include "walls.h"
 #include "step.h"
 #include "tap.h"
 #include "world.h"
@@ -31,7 +32,8 @@ static void add_wall(bp_world *w, double x1, double y1, double x2, double y2, do
 static double seg_dist(double px, double py, double x1, double y1, double x2, double y2)
 {
     double dx = x2 - x1, dy = y2 - y1;
-    double t = ((px - x1) * dx + (py - y1) * dy) / (dx * dx + dy * dy);
+    double len2 = dx * dx + dy * dy;
+    double t = len2 > 0.0 ? ((px - x1) * dx + (py - y1) * dy) / len2 : 0.0;
     t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
     return hypot(px - (x1 + t * dx), py - (y1 + t * dy));
 }
@@ -348,6 +350,189 @@ static void contacts_are_classed_by_their_normal(void)
     bp_world_destroy(w);
 }
 
+/* A fixed pseudo-random sequence in [0, 1) (a linear congruential
+ * generator: the same walls on every machine). */
+static double lcg(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+/* Distance from the segment (x1,y1)-(x2,y2) to the box [bx0,bx1]x[by0,by1]:
+ * 0 if the segment enters the box (clipped against its four slabs), else
+ * the least of the ends' distances to the box and the corners' distances
+ * to the segment. */
+static double seg_box_dist(double x1, double y1, double x2, double y2, double bx0, double by0,
+                           double bx1, double by1)
+{
+    double t0 = 0.0, t1 = 1.0, d[2] = {x2 - x1, y2 - y1}, o[2] = {x1, y1};
+    double lo[2] = {bx0, by0}, hi[2] = {bx1, by1};
+    for (int a = 0; a < 2 && t0 <= t1; a++) {
+        if (d[a] == 0.0) {
+            if (o[a] < lo[a] || o[a] > hi[a])
+                t0 = 2.0;
+            continue;
+        }
+        double ta = (lo[a] - o[a]) / d[a], tb = (hi[a] - o[a]) / d[a];
+        t0 = fmax(t0, fmin(ta, tb));
+        t1 = fmin(t1, fmax(ta, tb));
+    }
+    if (t0 <= t1)
+        return 0.0;
+    double best = INFINITY;
+    double ends[2][2] = {{x1, y1}, {x2, y2}};
+    for (int e = 0; e < 2; e++) {
+        double dx = fmax(fmax(bx0 - ends[e][0], 0.0), ends[e][0] - bx1);
+        double dy = fmax(fmax(by0 - ends[e][1], 0.0), ends[e][1] - by1);
+        best = fmin(best, hypot(dx, dy));
+    }
+    double corners[4][2] = {{bx0, by0}, {bx1, by0}, {bx0, by1}, {bx1, by1}};
+    for (int c = 0; c < 4; c++)
+        best = fmin(best, seg_dist(corners[c][0], corners[c][1], x1, y1, x2, y2));
+    return best;
+}
+
+/* Whether the query reported wall k: in its list, or in a cell of its box. */
+static bool reported(const bp_statics *st, size_t found, const uint32_t *list,
+                     const bp_cell_box *box, uint32_t k)
+{
+    if (found != SIZE_MAX) {
+        for (size_t j = 0; j < found; j++)
+            if (list[j] == k)
+                return true;
+        return false;
+    }
+    for (int cy = box->r0; cy <= box->r1; cy++)
+        for (int cx = box->c0; cx <= box->c1; cx++) {
+            uint32_t first, end;
+            bp_statics_cell(st, cx, cy, &first, &end);
+            for (uint32_t j = first; j < end; j++)
+                if (st->items[j] == k)
+                    return true;
+        }
+    return false;
+}
+
+/* The wall grid, at a few hundred walls (coarse cells) and at 5,000 (fine
+ * ones): every wall whose capsule meets a box is reported for it, a list
+ * comes in index order with no wall twice, whatever the box's size (1 px
+ * to most of the arena) and place (also beyond the walls). */
+static void wall_grid_reports_every_wall_in_reach(size_t walls)
+{
+    bp_params p = quiet(2000.0, 1500.0);
+    bp_world *w = bp_world_create(&p);
+    uint64_t rng = 7;
+    for (size_t k = 0; k < walls; k++) {
+        double x = 100.0 + 1800.0 * lcg(&rng), y = 100.0 + 1300.0 * lcg(&rng);
+        double len = k % 3 == 0 ? 0.0 : 300.0 * lcg(&rng) * lcg(&rng), a = 6.3 * lcg(&rng);
+        add_wall(w, x, y, fmin(fmax(x + len * cos(a), 0.0), 2000.0),
+                 fmin(fmax(y + len * sin(a), 0.0), 1500.0), 6.0 * lcg(&rng) * lcg(&rng));
+    }
+    bool prepared = bp_statics_prepare(w);
+    const bp_statics *st = w->statics;
+    size_t missed = 0, unsorted = 0, listed = 0;
+    for (int q = 0; q < 2000 && prepared; q++) {
+        double size = q % 10 == 0 ? 1500.0 * lcg(&rng) : 1.0 + 60.0 * lcg(&rng);
+        double x0 = -200.0 + 2400.0 * lcg(&rng), y0 = -200.0 + 1900.0 * lcg(&rng);
+        double x1 = x0 + size, y1 = y0 + size * (0.2 + lcg(&rng));
+        uint32_t list[BP_WALLS_QUERY_MAX];
+        bp_cell_box box;
+        size_t found = bp_statics_query(st, x0, y0, x1, y1, list, &box);
+        if (found != SIZE_MAX) {
+            listed++;
+            for (size_t j = 1; j < found; j++)
+                unsorted += list[j - 1] >= list[j];
+        }
+        for (uint32_t k = 0; k < walls; k++) {
+            const bp_wall *g = &w->walls[k];
+            if (seg_box_dist(g->x1, g->y1, g->x2, g->y2, x0, y0, x1, y1) <= g->r &&
+                !reported(st, found, list, &box, k))
+                missed++;
+        }
+    }
+    char what[160];
+    snprintf(what, sizeof what, "wall grid, %zu walls: every wall meeting a box is reported (%zu "
+             "of 2000 boxes as a list)", walls, listed);
+    TAP_OK(prepared && missed == 0, what);
+    if (missed)
+        printf("#   %zu walls missed\n", missed);
+    snprintf(what, sizeof what, "wall grid, %zu walls: a list is in index order, each wall once",
+             walls);
+    TAP_OK(prepared && unsorted == 0, what);
+    bp_world_destroy(w);
+}
+
+/* 100,000 pegs (the most a scene may hold) over a 1024x768 arena, one in
+ * 7.9 px^2: a box of 24x24 px (a ball of radius 12) meets about 75 of
+ * them, and the grid must hand it those as a list (at most
+ * BP_WALLS_QUERY_MAX), at every place: not every peg of the arena, as a
+ * grid of a few thousand cells had to. */
+static void dense_pegs_are_handed_out_a_few_at_a_time(void)
+{
+    bp_params p = quiet(1024.0, 768.0);
+    bp_world *w = bp_world_create(&p);
+    uint64_t rng = 11;
+    for (int k = 0; k < 100000; k++) {
+        double x = 1024.0 * lcg(&rng), y = 768.0 * lcg(&rng);
+        add_wall(w, x, y, x, y, 0.0);
+    }
+    bool prepared = bp_statics_prepare(w);
+    size_t most = 0, overflows = 0;
+    for (int q = 0; q < 1000 && prepared; q++) {
+        double x = 1000.0 * lcg(&rng), y = 744.0 * lcg(&rng);
+        uint32_t list[BP_WALLS_QUERY_MAX];
+        bp_cell_box box;
+        size_t found = bp_statics_query(w->statics, x, y, x + 24.0, y + 24.0, list, &box);
+        if (found == SIZE_MAX)
+            overflows++;
+        else if (found > most)
+            most = found;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "100,000 pegs: a 24 px box is handed a list of at most %zu pegs, "
+             "never all", most);
+    TAP_OK(prepared && overflows == 0, what);
+    bp_world_destroy(w);
+}
+
+/* Small balls fired at 1e5..1e6 px/s through a forest of 10,000 pegs (r 1,
+ * 10 px apart) towards a zero-thickness wall: with walls this many, the
+ * swept move looks only at the walls along its path, piece by piece, and
+ * must still stop at the first one. No centre ever passes x = 500 - r, and
+ * none ends a step inside a peg (3 px from its centre, less 1e-6 px of
+ * rounding). */
+static void fast_balls_in_a_peg_forest(void)
+{
+    bp_params p = quiet(1000.0, 1000.0);
+    bp_world *w = bp_world_create(&p);
+    for (int gy = 0; gy < 100; gy++)
+        for (int gx = 0; gx < 100; gx++)
+            add_wall(w, 5.0 + 10.0 * gx, 5.0 + 10.0 * gy, 5.0 + 10.0 * gx, 5.0 + 10.0 * gy, 1.0);
+    add_wall(w, 500.0, 0.0, 500.0, 1000.0, 0.0);
+    uint64_t rng = 3;
+    for (int k = 0; k < 20; k++) {
+        double speed = 1e5 + 9e5 * lcg(&rng), a = 6.3 * lcg(&rng);
+        bp_world_add_ball(w, 10.0 + 10.0 * (k % 40), 10.0 + 10.0 * (k / 4), speed * cos(a),
+                          speed * sin(a), 2.0, 0.0);
+    }
+    double max_x = 0.0, closest = INFINITY;
+    for (int s = 0; s < 240; s++) {
+        step_or_bail(w);
+        for (size_t i = 0; i < w->count; i++) {
+            max_x = fmax(max_x, w->x[i]);
+            double gx = fmin(fmax(round((w->x[i] - 5.0) / 10.0), 0.0), 99.0);
+            double gy = fmin(fmax(round((w->y[i] - 5.0) / 10.0), 0.0), 99.0);
+            closest =
+                fmin(closest, hypot(w->x[i] - (5.0 + 10.0 * gx), w->y[i] - (5.0 + 10.0 * gy)));
+        }
+    }
+    TAP_OK(max_x <= 498.0 + 1e-9, "peg forest: balls at up to 1e6 px/s never pass the thin wall");
+    TAP_OK(closest >= 3.0 - 1e-6, "peg forest: no ball ends a step inside a peg");
+    if (closest < 3.0 - 1e-6)
+        printf("#   closest centre %.9g px from a peg\n", closest);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     thin_wall_stops_a_fast_small_ball(1e5);
@@ -361,5 +546,9 @@ int main(void)
     fast_ball_wakes_a_resting_ball();
     fast_ball_into_a_row();
     contacts_are_classed_by_their_normal();
+    wall_grid_reports_every_wall_in_reach(300);
+    wall_grid_reports_every_wall_in_reach(5000);
+    dense_pegs_are_handed_out_a_few_at_a_time();
+    fast_balls_in_a_peg_forest();
     return tap_done();
 }

@@ -37,18 +37,21 @@ bp_contact_class bp_contact_classify(double nx, double ny, double gravity)
     return BP_CONTACT_WALL;
 }
 
-/* The segments that may touch a circle inside a box (grown by its radius). */
+/* The segments that may touch a circle inside a box (grown by its radius):
+ * the sides in reach, and the walls listed, or, when they are too many to
+ * list, the grid cells that hold them. */
 typedef struct candidates {
     const bp_segment *seg[BP_SIDES + BP_WALLS_QUERY_MAX];
     size_t n;
+    bool in_cells; /* also every wall of the cells of box (some more than once) */
+    bp_cell_box box;
 } candidates;
 
-/* Fills c; returns false when the grid gave up and every wall must be tried
- * (the sides are in c either way). */
-static bool gather(const bp_statics *st, double w, double h, double x0, double y0, double x1,
+static void gather(const bp_statics *st, double w, double h, double x0, double y0, double x1,
                    double y1, candidates *c)
 {
     c->n = 0;
+    c->in_cells = false;
     /* The sides' bounding boxes: the cheap cull that keeps a ball in the
      * middle of the arena from ever reaching the segment tests. */
     if (y0 <= 0.0)
@@ -60,34 +63,95 @@ static bool gather(const bp_statics *st, double w, double h, double x0, double y
     if (x0 <= 0.0)
         c->seg[c->n++] = &st->sides[BP_SIDE_LEFT];
     if (st->count == 0)
-        return true;
+        return;
     uint32_t found[BP_WALLS_QUERY_MAX];
-    size_t k = bp_statics_query(st, x0, y0, x1, y1, found);
-    if (k == SIZE_MAX)
-        return false;
+    size_t k = bp_statics_query(st, x0, y0, x1, y1, found, &c->box);
+    if (k == SIZE_MAX) {
+        c->in_cells = true;
+        return;
+    }
     for (size_t j = 0; j < k; j++)
         c->seg[c->n++] = &st->segs[found[j]];
+}
+
+/* Earliest contact of one segment so far: best (> 1 while none). */
+static inline void earliest_of(const bp_segment *g, double x, double y, double dx, double dy,
+                               double r, double *best, double *nx, double *ny)
+{
+    double t, tx, ty;
+    if (bp_segment_sweep(g, x, y, dx, dy, r, &t, &tx, &ty) && t < *best) {
+        *best = t;
+        *nx = tx;
+        *ny = ty;
+    }
+}
+
+/* Earliest contact over the candidates, as a fraction s of the move; a wall
+ * met twice (in two cells) gives the same time twice. */
+static bool earliest(const bp_statics *st, const candidates *c, double x, double y, double dx,
+                     double dy, double r, double *s, double *nx, double *ny)
+{
+    double best = 2.0;
+    for (size_t k = 0; k < c->n; k++)
+        earliest_of(c->seg[k], x, y, dx, dy, r, &best, nx, ny);
+    if (c->in_cells)
+        for (int cy = c->box.r0; cy <= c->box.r1; cy++)
+            for (int cx = c->box.c0; cx <= c->box.c1; cx++) {
+                uint32_t first, end;
+                bp_statics_cell(st, cx, cy, &first, &end);
+                for (uint32_t k = first; k < end; k++)
+                    earliest_of(&st->segs[st->items[k]], x, y, dx, dy, r, &best, nx, ny);
+            }
+    if (best > 1.0)
+        return false;
+    *s = best;
     return true;
 }
 
-/* Earliest contact over the candidates (and over every wall if all). */
-static bool earliest(const bp_statics *st, const candidates *c, bool all, double x, double y,
-                     double dx, double dy, double r, double *s, double *nx, double *ny)
+/* Grid cells a path may run along before it is swept in pieces. */
+#define BP_PATH_CELLS 4.0
+
+/* Earliest contact of a circle of radius r moving from (x,y) by (dx,dy)
+ * with the walls and sides, as earliest() over the whole box of the move
+ * would find it. A move longer than a few grid cells is taken in pieces
+ * of BP_PATH_CELLS cells, each with only the walls near it, in order: a
+ * wall the centre touches during a piece is within reach of that piece, so
+ * once the earliest time found is within the pieces looked at, no later
+ * piece can hold an earlier one. A fast ball thus looks at the walls along
+ * its path and not at every wall in the box it spans. */
+static bool earliest_along(const bp_statics *st, const bp_params *p, double x, double y,
+                           double dx, double dy, double r, double *s, double *nx, double *ny)
 {
-    double best = 2.0;
-    size_t total = c->n + (all ? st->count : 0);
-    for (size_t k = 0; k < total; k++) {
-        const bp_segment *g = k < c->n ? c->seg[k] : &st->segs[k - c->n];
-        double t, tx, ty;
-        if (bp_segment_sweep(g, x, y, dx, dy, r, &t, &tx, &ty) && t < best) {
+    double reach = r + BP_TOUCH_MARGIN;
+    double len = sqrt(dx * dx + dy * dy);
+    candidates c;
+    double pieces = st->count > 0 ? ceil(len / (BP_PATH_CELLS * st->cell)) : 1.0;
+    if (!(pieces > 1.0)) {
+        gather(st, p->width, p->height, bp_min(x, x + dx) - reach, bp_min(y, y + dy) - reach,
+               bp_max(x, x + dx) + reach, bp_max(y, y + dy) + reach, &c);
+        return earliest(st, &c, x, y, dx, dy, r, s, nx, ny);
+    }
+    double best = 2.0, bnx = 0.0, bny = 0.0;
+    /* Each piece ends at a side at the latest: the sides stop every centre. */
+    for (double k = 0.0; k < pieces; k += 1.0) {
+        double u0 = k / pieces, u1 = (k + 1.0) / pieces;
+        double ax = x + u0 * dx, ay = y + u0 * dy, bx = x + u1 * dx, by = y + u1 * dy;
+        gather(st, p->width, p->height, bp_min(ax, bx) - reach, bp_min(ay, by) - reach,
+               bp_max(ax, bx) + reach, bp_max(ay, by) + reach, &c);
+        double t, tx = 0.0, ty = 0.0;
+        if (earliest(st, &c, x, y, dx, dy, r, &t, &tx, &ty) && t < best) {
             best = t;
-            *nx = tx;
-            *ny = ty;
+            bnx = tx;
+            bny = ty;
         }
+        if (best <= u1)
+            break;
     }
     if (best > 1.0)
         return false;
     *s = best;
+    *nx = bnx;
+    *ny = bny;
     return true;
 }
 
@@ -136,12 +200,11 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, double st
     double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
     double w = world->w[i], inv_mass = world->inv_mass[i], inv_inertia = world->inv_inertia[i];
     bp_contact_law law = {p->friction, p->rolling};
-    double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    double r = world->r[i];
     double left = t;
     double prev_nx = 0.0, prev_ny = 0.0, in_x = 0.0, in_y = 0.0, in_w = 0.0;
     bool prev = false;
     int impacts = 0;
-    candidates c;
     while (left > 0.0) {
         double dx = vx * left, dy = vy * left;
         /* The common case, a ball in open space: nothing to sweep against. */
@@ -151,11 +214,8 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, double st
             left = 0.0;
             break;
         }
-        double x0 = bp_min(x, x + dx) - reach, y0 = bp_min(y, y + dy) - reach;
-        double x1 = bp_max(x, x + dx) + reach, y1 = bp_max(y, y + dy) + reach;
-        bool all = !gather(st, p->width, p->height, x0, y0, x1, y1, &c);
         double s, nx = 0.0, ny = 0.0;
-        if (!earliest(st, &c, all, x, y, dx, dy, r, &s, &nx, &ny)) {
+        if (!earliest_along(st, p, x, y, dx, dy, r, &s, &nx, &ny)) {
             x += dx;
             y += dy;
             left = 0.0;
@@ -227,16 +287,12 @@ static void sweep_push(const bp_world *world, size_t i, double *x, double *y)
     const bp_statics *st = world->statics;
     const bp_params *p = &world->params;
     double px = st->anchor_x[i], py = st->anchor_y[i];
-    double dx = *x - px, dy = *y - py, r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    double dx = *x - px, dy = *y - py, r = world->r[i];
     if (dx == 0.0 && dy == 0.0)
         return;
-    candidates c;
     for (int k = 0; k < BP_PUSH_SLIDES; k++) {
-        bool all = !gather(st, p->width, p->height, bp_min(px, px + dx) - reach,
-                           bp_min(py, py + dy) - reach, bp_max(px, px + dx) + reach,
-                           bp_max(py, py + dy) + reach, &c);
         double s, nx = 0.0, ny = 0.0;
-        if (!earliest(st, &c, all, px, py, dx, dy, r, &s, &nx, &ny)) {
+        if (!earliest_along(st, p, px, py, dx, dy, r, &s, &nx, &ny)) {
             *x = px + dx;
             *y = py + dy;
             return;
@@ -264,46 +320,71 @@ static void sweep_push(const bp_world *world, size_t i, double *x, double *y)
     *y = py;
 }
 
+/* A ball being put back inside: where it is and how it moves. */
+typedef struct contained {
+    double x, y, vx, vy, w, r, inv_mass, inv_inertia, rest_speed;
+    bp_contact_law law;
+    bool grounded, pushed;
+} contained;
+
+/* The contact of the ball with one segment, if it touches: an overlap is
+ * pushed out, a velocity into it bounces, and a floor contact grounds it.
+ * Met twice (a wall listed in two cells), the second time finds it
+ * touching and leaving. */
+static inline void contain_against(const bp_params *p, const bp_segment *g, contained *b)
+{
+    double nx, ny;
+    double d = bp_segment_distance(g, b->x, b->y, b->vx, b->vy, &nx, &ny);
+    double R = b->r + g->r;
+    if (d >= R + BP_TOUCH_MARGIN)
+        return;
+    if (d < R) {
+        b->x += nx * (R - d);
+        b->y += ny * (R - d);
+        b->pushed = true;
+    }
+    bp_collide_surface(&b->law, nx, ny, b->r, b->inv_mass, b->inv_inertia, &b->vx, &b->vy, &b->w,
+                       p->restitution, b->rest_speed);
+    if (bp_contact_classify(nx, ny, p->gravity) == BP_CONTACT_FLOOR)
+        b->grounded = true;
+}
+
 void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
 {
     const bp_statics *st = world->statics;
     const bp_params *p = &world->params;
-    double x = world->x[i], y = world->y[i], vx = world->vx[i], vy = world->vy[i];
-    double w = world->w[i];
-    bp_contact_law law = {p->friction, p->rolling};
-    double r = world->r[i], reach = r + BP_TOUCH_MARGIN;
+    contained b = {.x = world->x[i], .y = world->y[i], .vx = world->vx[i], .vy = world->vy[i],
+                   .w = world->w[i], .r = world->r[i], .inv_mass = world->inv_mass[i],
+                   .inv_inertia = world->inv_inertia[i], .rest_speed = rest_speed,
+                   .law = {p->friction, p->rolling}};
+    double r = b.r, reach = r + BP_TOUCH_MARGIN;
     if (st && st->ready) {
         if (st->anchors_valid && world->wall_count && st->anchor_id[i] == world->id[i])
-            sweep_push(world, i, &x, &y);
+            sweep_push(world, i, &b.x, &b.y);
         candidates c;
         /* Two rounds: leaving one surface of a corner may press into the
          * other. */
         for (int round = 0; round < 2; round++) {
-            bool all =
-                !gather(st, p->width, p->height, x - reach, y - reach, x + reach, y + reach, &c);
-            bool pushed = false;
-            size_t total = c.n + (all ? st->count : 0);
-            for (size_t k = 0; k < total; k++) {
-                const bp_segment *g = k < c.n ? c.seg[k] : &st->segs[k - c.n];
-                double nx, ny;
-                double d = bp_segment_distance(g, x, y, vx, vy, &nx, &ny);
-                double R = r + g->r;
-                if (d >= R + BP_TOUCH_MARGIN)
-                    continue;
-                if (d < R) {
-                    x += nx * (R - d);
-                    y += ny * (R - d);
-                    pushed = true;
-                }
-                bp_collide_surface(&law, nx, ny, r, world->inv_mass[i], world->inv_inertia[i],
-                                   &vx, &vy, &w, p->restitution, rest_speed);
-                if (bp_contact_classify(nx, ny, p->gravity) == BP_CONTACT_FLOOR)
-                    world->flags[i] |= BP_BALL_GROUNDED;
-            }
-            if (!pushed)
+            gather(st, p->width, p->height, b.x - reach, b.y - reach, b.x + reach, b.y + reach,
+                   &c);
+            b.pushed = false;
+            for (size_t k = 0; k < c.n; k++)
+                contain_against(p, c.seg[k], &b);
+            if (c.in_cells)
+                for (int cy = c.box.r0; cy <= c.box.r1; cy++)
+                    for (int cx = c.box.c0; cx <= c.box.c1; cx++) {
+                        uint32_t first, end;
+                        bp_statics_cell(st, cx, cy, &first, &end);
+                        for (uint32_t k = first; k < end; k++)
+                            contain_against(p, &st->segs[st->items[k]], &b);
+                    }
+            if (!b.pushed)
                 break;
         }
+        if (b.grounded)
+            world->flags[i] |= BP_BALL_GROUNDED;
     }
+    double x = b.x, y = b.y;
     /* Backstop for a ball too big for the arena, which the sides would push
      * back and forth: it is centred on that axis. */
     double lo_x = r, hi_x = p->width - r, lo_y = r, hi_y = p->height - r;
@@ -315,9 +396,9 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
     y = y < lo_y ? lo_y : y > hi_y ? hi_y : y;
     world->x[i] = x;
     world->y[i] = y;
-    world->vx[i] = vx;
-    world->vy[i] = vy;
-    world->w[i] = w;
+    world->vx[i] = b.vx;
+    world->vy[i] = b.vy;
+    world->w[i] = b.w;
     if (st && st->ready)
         set_anchor(world, i);
 }

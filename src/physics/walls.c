@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
 #include "grow.h"
 
 /* Motions into a surface slower than this (px over the whole move) count as
@@ -174,7 +173,8 @@ void bp_statics_destroy(bp_statics *st)
     if (!st)
         return;
     free(st->segs);
-    bp_grid_free(&st->grid);
+    free(st->cell_start);
+    free(st->items);
     free(st->seen);
     free(st->anchor_x);
     free(st->anchor_y);
@@ -182,31 +182,96 @@ void bp_statics_destroy(bp_statics *st)
     free(st);
 }
 
+static int clamp_cell(double v, int n)
+{
+    if (!(v >= 0.0))
+        return 0;
+    if (v >= (double)(n - 1))
+        return n - 1;
+    return (int)v;
+}
+
+/* Half a cell's diagonal, a little over: a cell whose centre lies further
+ * than this plus a capsule's radius from its core cannot meet it. */
+#define BP_HALF_DIAGONAL 0.7072
+
 /* Calls back for each grid cell the capsule can reach: the cells of its
  * bounding box whose centre lies within r + half a cell diagonal of the
  * core. Counts when items is NULL, else fills. */
-static void rasterize(bp_statics *st, uint32_t w, bool fill)
+static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint32_t *items)
 {
     const bp_segment *g = &st->segs[w];
-    bp_grid *grid = &st->grid;
-    double x0 = fmin(g->ax, g->bx) - g->r, x1 = fmax(g->ax, g->bx) + g->r;
-    double y0 = fmin(g->ay, g->by) - g->r, y1 = fmax(g->ay, g->by) + g->r;
-    int c0 = bp_grid_clamp(grid, x0, grid->cols), c1 = bp_grid_clamp(grid, x1, grid->cols);
-    int r0 = bp_grid_clamp(grid, y0, grid->rows), r1 = bp_grid_clamp(grid, y1, grid->rows);
-    double reach = g->r + grid->cell * 0.7072;
+    double inv = 1.0 / st->cell;
+    double x0 = fmin(g->ax, g->bx) - g->r - st->grid_x, x1 = fmax(g->ax, g->bx) + g->r - st->grid_x;
+    double y0 = fmin(g->ay, g->by) - g->r - st->grid_y, y1 = fmax(g->ay, g->by) + g->r - st->grid_y;
+    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
+    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    double reach = g->r + st->cell * BP_HALF_DIAGONAL;
     for (int cy = r0; cy <= r1; cy++)
         for (int cx = c0; cx <= c1; cx++) {
             double nx, ny;
-            double d = bp_segment_distance(g, (cx + 0.5) * grid->cell, (cy + 0.5) * grid->cell,
-                                           0.0, 0.0, &nx, &ny);
+            double d = bp_segment_distance(g, st->grid_x + (cx + 0.5) * st->cell,
+                                           st->grid_y + (cy + 0.5) * st->cell, 0.0, 0.0, &nx, &ny);
             if (d > reach)
                 continue;
-            size_t c = (size_t)cy * (size_t)grid->cols + (size_t)cx;
-            if (fill)
-                bp_grid_fill(grid, c, w);
+            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
+            if (items)
+                items[count_or_fill[c]++] = w;
             else
-                bp_grid_count(grid, c);
+                count_or_fill[c + 1]++;
         }
+}
+
+/* About how many cells of side cell the walls are listed in: each covers a
+ * band of its length plus twice its reach, twice its reach wide, and at
+ * most its bounding box. */
+static double items_estimate(const bp_statics *st, double cell)
+{
+    double total = 0.0;
+    for (size_t i = 0; i < st->count; i++) {
+        const bp_segment *g = &st->segs[i];
+        double reach = g->r + cell * BP_HALF_DIAGONAL;
+        double band = ((g->len + 2.0 * reach) / cell + 1.0) * (2.0 * reach / cell + 1.0);
+        double box = ((fabs(g->bx - g->ax) + 2.0 * g->r) / cell + 2.0) *
+                     ((fabs(g->by - g->ay) + 2.0 * g->r) / cell + 2.0);
+        total += band < box ? band : box;
+    }
+    return total;
+}
+
+/* Lays the grid over the walls' bounding box: about two cells a wall (4096
+ * at least), none narrower than 32 px while the walls are few, and coarser
+ * again if the walls would be listed in more than 16 cells each on
+ * average, so that memory stays O(walls). */
+static void grid_layout(bp_statics *st)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (size_t i = 0; i < st->count; i++) {
+        const bp_segment *g = &st->segs[i];
+        x0 = fmin(x0, fmin(g->ax, g->bx) - g->r);
+        x1 = fmax(x1, fmax(g->ax, g->bx) + g->r);
+        y0 = fmin(y0, fmin(g->ay, g->by) - g->r);
+        y1 = fmax(y1, fmax(g->ay, g->by) + g->r);
+    }
+    if (st->count == 0)
+        x0 = y0 = x1 = y1 = 0.0;
+    double bw = x1 - x0, bh = y1 - y0;
+    double target = st->count > 2048 ? 2.0 * (double)st->count : 4096.0;
+    double cell = sqrt(bw * bh / target);
+    /* A box thin in one direction: no more than target cells along it. */
+    cell = fmax(cell, fmax(bw, bh) / target);
+    if (st->count <= 2048)
+        cell = fmax(cell, 32.0);
+    if (!(cell > 1e-3))
+        cell = 1.0; /* every wall a point on one spot */
+    double budget = 16.0 * (double)st->count + 65536.0;
+    while (items_estimate(st, cell) > budget)
+        cell *= 1.25;
+    st->cell = cell;
+    st->grid_x = x0;
+    st->grid_y = y0;
+    st->cols = (int)fmax(1.0, ceil(bw / cell));
+    st->rows = (int)fmax(1.0, ceil(bh / cell));
 }
 
 static bool build(bp_statics *st, const bp_world *world)
@@ -228,17 +293,23 @@ static bool build(bp_statics *st, const bp_world *world)
     st->seen_w = p->width;
     st->seen_h = p->height;
 
-    /* Coarse cells: a few thousand at most, never finer than 32 px. */
-    bp_grid_shape(&st->grid, p->width, p->height, 32.0, 4096.0);
-    if (!bp_grid_begin(&st->grid))
+    grid_layout(st);
+    size_t cells = (size_t)st->cols * (size_t)st->rows;
+    if (!bp_reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
+        return false;
+    uint32_t *start = st->cell_start;
+    memset(start, 0, (cells + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        rasterize(st, (uint32_t)i, start, NULL);
+    for (size_t c = 0; c < cells; c++)
+        start[c + 1] += start[c];
+    if (!bp_reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
         return false;
     for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, false);
-    if (!bp_grid_fill_start(&st->grid))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, true);
-    bp_grid_end(&st->grid);
+        rasterize(st, (uint32_t)i, start, st->items);
+    for (size_t c = cells; c > 0; c--)
+        start[c] = start[c - 1];
+    start[0] = 0;
     return true;
 }
 
@@ -274,27 +345,43 @@ bool bp_statics_prepare(bp_world *world)
 }
 
 size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, double y1,
-                        uint32_t out[BP_WALLS_QUERY_MAX])
+                        uint32_t out[BP_WALLS_QUERY_MAX], bp_cell_box *cells)
 {
     if (st->count == 0)
         return 0;
-    const bp_grid *g = &st->grid;
-    int c0 = bp_grid_clamp(g, x0, g->cols), c1 = bp_grid_clamp(g, x1, g->cols);
-    int r0 = bp_grid_clamp(g, y0, g->rows), r1 = bp_grid_clamp(g, y1, g->rows);
+    double inv = 1.0 / st->cell;
+    double gx0 = (x0 - st->grid_x) * inv, gx1 = (x1 - st->grid_x) * inv;
+    double gy0 = (y0 - st->grid_y) * inv, gy1 = (y1 - st->grid_y) * inv;
+    /* A box beyond the walls' bounding box meets none of them. */
+    if (gx1 < 0.0 || gy1 < 0.0 || gx0 > (double)st->cols || gy0 > (double)st->rows)
+        return 0;
+    bp_cell_box box = {clamp_cell(gx0, st->cols), clamp_cell(gx1, st->cols),
+                       clamp_cell(gy0, st->rows), clamp_cell(gy1, st->rows)};
     size_t found = 0;
-    for (int cy = r0; cy <= r1; cy++)
-        for (int cx = c0; cx <= c1; cx++) {
-            size_t c = (size_t)cy * (size_t)g->cols + (size_t)cx;
-            for (uint32_t k = g->start[c]; k < g->start[c + 1]; k++) {
-                uint32_t w = g->items[k];
-                size_t j = 0;
-                while (j < found && out[j] != w)
-                    j++;
-                if (j < found)
+    for (int cy = box.r0; cy <= box.r1; cy++)
+        for (int cx = box.c0; cx <= box.c1; cx++) {
+            uint32_t first, end;
+            bp_statics_cell(st, cx, cy, &first, &end);
+            for (uint32_t k = first; k < end; k++) {
+                uint32_t w = st->items[k];
+                /* Kept sorted: the place of w, by bisection. */
+                size_t lo = 0, hi = found;
+                while (lo < hi) {
+                    size_t mid = (lo + hi) / 2;
+                    if (out[mid] < w)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo < found && out[lo] == w)
                     continue;
-                if (found == BP_WALLS_QUERY_MAX)
+                if (found == BP_WALLS_QUERY_MAX) {
+                    *cells = box;
                     return SIZE_MAX;
-                out[found++] = w;
+                }
+                memmove(&out[lo + 1], &out[lo], (found - lo) * sizeof(uint32_t));
+                out[lo] = w;
+                found++;
             }
         }
     return found;

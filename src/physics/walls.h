@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "bodies.h"
-#include "grid.h"
 
 /* The arena's sides, in the order they sit in the static set (and the ids
  * the ray casts report for them). */
@@ -46,8 +45,14 @@ bool bp_segment_sweep(const bp_segment *g, double px, double py, double dx, doub
 double bp_segment_distance(const bp_segment *g, double px, double py, double hint_x,
                            double hint_y, double *nx, double *ny);
 
-/* Most segments one query hands back before it gives up culling. */
-#define BP_WALLS_QUERY_MAX 64
+/* Most walls one query lists; near more than that, the caller visits the
+ * grid cells themselves (bp_statics_query). */
+#define BP_WALLS_QUERY_MAX 128
+
+/* A box of grid cells, inclusive: columns c0..c1, rows r0..r1. */
+typedef struct bp_cell_box {
+    int c0, c1, r0, r1;
+} bp_cell_box;
 
 /* The static set of one world, rebuilt whenever its walls or size change. */
 typedef struct bp_statics {
@@ -55,7 +60,14 @@ typedef struct bp_statics {
     size_t count, capacity;
     bp_segment sides[BP_SIDES];
 
-    bp_grid grid; /* wall indices by cell */
+    /* Grid over the walls' bounding box: cell (0,0) has its corner at
+     * (grid_x, grid_y). Finer as the walls get more (about two cells a
+     * wall), so that a ball is handed the walls near it and not all. */
+    double cell, grid_x, grid_y;
+    int cols, rows;
+    uint32_t *cell_start; /* cols*rows + 1 offsets into items */
+    uint32_t *items;      /* wall indices by cell */
+    size_t cells_capacity, items_capacity;
 
     bp_wall *seen; /* the walls the set was built from, to notice changes */
     size_t seen_capacity;
@@ -77,10 +89,22 @@ void bp_statics_destroy(bp_statics *st);
  * sizes the anchors for its balls). false when memory runs out. */
 bool bp_statics_prepare(bp_world *world);
 
-/* Indices of the walls whose capsules may meet a circle anywhere in the box
- * [x0,x1] x [y0,y1] (already grown by the circle's radius); returns their
- * number, or SIZE_MAX when there are too many to list (test them all). */
+/* The walls whose capsules may meet a circle anywhere in the box
+ * [x0,x1] x [y0,y1] (already grown by the circle's radius): lists them in
+ * out, in index order and each once, and returns their number; or, when
+ * they are more than BP_WALLS_QUERY_MAX, returns SIZE_MAX and sets *cells
+ * to the grid cells that hold them (bp_statics_cell), where a wall may
+ * appear in more than one cell. */
 size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, double y1,
-                        uint32_t out[BP_WALLS_QUERY_MAX]);
+                        uint32_t out[BP_WALLS_QUERY_MAX], bp_cell_box *cells);
+
+/* The walls listed in cell (cx, cy): [*first, *end) of st->items. */
+static inline void bp_statics_cell(const bp_statics *st, int cx, int cy, uint32_t *first,
+                                   uint32_t *end)
+{
+    size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
+    *first = st->cell_start[c];
+    *end = st->cell_start[c + 1];
+}
 
 #endif
