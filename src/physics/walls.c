@@ -195,23 +195,40 @@ static int clamp_cell(double v, int n)
  * than this plus a capsule's radius from its core cannot meet it. */
 #define BP_HALF_DIAGONAL 0.7072
 
-/* Calls back for each grid cell the capsule can reach: the cells of its
- * bounding box whose centre lies within r + half a cell diagonal of the
- * core. Counts when items is NULL, else fills. */
+/* Calls back for each grid cell the capsule can reach: the cells whose
+ * centre lies within r + half a cell diagonal of the core. Row by row, and
+ * in each row only the columns the core comes within that reach of, so
+ * that a long slanted wall costs its cells and not its bounding box's.
+ * Counts when items is NULL, else fills. */
 static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint32_t *items)
 {
     const bp_segment *g = &st->segs[w];
     double inv = 1.0 / st->cell;
-    double x0 = fmin(g->ax, g->bx) - g->r - st->grid_x, x1 = fmax(g->ax, g->bx) + g->r - st->grid_x;
-    double y0 = fmin(g->ay, g->by) - g->r - st->grid_y, y1 = fmax(g->ay, g->by) + g->r - st->grid_y;
-    int c0 = clamp_cell(x0 * inv, st->cols), c1 = clamp_cell(x1 * inv, st->cols);
-    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
     double reach = g->r + st->cell * BP_HALF_DIAGONAL;
-    for (int cy = r0; cy <= r1; cy++)
+    double y0 = fmin(g->ay, g->by) - reach - st->grid_y;
+    double y1 = fmax(g->ay, g->by) + reach - st->grid_y;
+    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    double dx = g->bx - g->ax, dy = g->by - g->ay;
+    for (int cy = r0; cy <= r1; cy++) {
+        double yc = st->grid_y + (cy + 0.5) * st->cell;
+        /* The part of the core within reach of this row's centres in y. */
+        double t0 = 0.0, t1 = 1.0;
+        if (dy != 0.0) {
+            double ta = (yc - reach - g->ay) / dy, tb = (yc + reach - g->ay) / dy;
+            t0 = fmax(t0, fmin(ta, tb));
+            t1 = fmin(t1, fmax(ta, tb));
+        } else if (fabs(g->ay - yc) > reach) {
+            continue;
+        }
+        if (t0 > t1)
+            continue;
+        double xa = g->ax + t0 * dx, xb = g->ax + t1 * dx;
+        int c0 = clamp_cell((fmin(xa, xb) - reach - st->grid_x) * inv, st->cols);
+        int c1 = clamp_cell((fmax(xa, xb) + reach - st->grid_x) * inv, st->cols);
         for (int cx = c0; cx <= c1; cx++) {
             double nx, ny;
-            double d = bp_segment_distance(g, st->grid_x + (cx + 0.5) * st->cell,
-                                           st->grid_y + (cy + 0.5) * st->cell, 0.0, 0.0, &nx, &ny);
+            double d = bp_segment_distance(g, st->grid_x + (cx + 0.5) * st->cell, yc, 0.0, 0.0,
+                                           &nx, &ny);
             if (d > reach)
                 continue;
             size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
@@ -220,6 +237,7 @@ static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint3
             else
                 count_or_fill[c + 1]++;
         }
+    }
 }
 
 /* About how many cells of side cell the walls are listed in: each covers a
