@@ -420,7 +420,7 @@ static bool reported(const bp_statics *st, size_t found, const uint32_t *list,
 static void wall_grid_reports_every_wall_in_reach(size_t walls)
 {
     bp_params p = quiet(2000.0, 1500.0);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     uint64_t rng = 7;
     for (size_t k = 0; k < walls; k++) {
         double x = 100.0 + 1800.0 * lcg(&rng), y = 100.0 + 1300.0 * lcg(&rng);
@@ -470,7 +470,7 @@ static void wall_grid_reports_every_wall_in_reach(size_t walls)
 static void dense_pegs_are_handed_out_a_few_at_a_time(void)
 {
     bp_params p = quiet(1024.0, 768.0);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     uint64_t rng = 11;
     for (int k = 0; k < 100000; k++) {
         double x = 1024.0 * lcg(&rng), y = 768.0 * lcg(&rng);
@@ -504,7 +504,7 @@ static void dense_pegs_are_handed_out_a_few_at_a_time(void)
 static void fast_balls_in_a_peg_forest(void)
 {
     bp_params p = quiet(1000.0, 1000.0);
-    bp_world *w = bp_world_create(&p);
+    bp_world *w = bp_world_new(&p);
     for (int gy = 0; gy < 100; gy++)
         for (int gx = 0; gx < 100; gx++)
             add_wall(w, 5.0 + 10.0 * gx, 5.0 + 10.0 * gy, 5.0 + 10.0 * gx, 5.0 + 10.0 * gy, 1.0);
@@ -512,8 +512,8 @@ static void fast_balls_in_a_peg_forest(void)
     uint64_t rng = 3;
     for (int k = 0; k < 20; k++) {
         double speed = 1e5 + 9e5 * lcg(&rng), a = 6.3 * lcg(&rng);
-        bp_world_add_ball(w, 10.0 + 10.0 * (k % 40), 10.0 + 10.0 * (k / 4), speed * cos(a),
-                          speed * sin(a), 2.0, 0.0);
+        bp_world_insert_ball(w, 10.0 + 10.0 * (k % 40), 10.0 + 10.0 * (k / 4), speed * cos(a),
+                             speed * sin(a), 2.0, 0.0);
     }
     double max_x = 0.0, closest = INFINITY;
     for (int s = 0; s < 240; s++) {
