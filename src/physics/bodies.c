@@ -189,27 +189,39 @@ bool bp_world_insert_wall(bp_world *world, bp_wall wall)
     return true;
 }
 
-/* Gathers array through order into the spare buffer, then swaps the two, so
- * one spare buffer serves every array of that type in turn. */
-#define BP_GATHER(array, spare, order, n)                                                      \
-    do {                                                                                       \
-        for (size_t k_ = 0; k_ < (n); k_++)                                                    \
-            (spare)[k_] = (array)[(order)[k_]];                                                \
-        void *tmp_ = (array);                                                                  \
-        (array) = (spare);                                                                     \
-        (spare) = tmp_;                                                                        \
-    } while (0)
+void bp_gather(void *dst, const void *src, size_t size, const uint32_t *order, size_t lo,
+               size_t hi)
+{
+    /* One loop per element size, so each copies whole elements. */
+    switch (size) {
+    case 8:
+        for (size_t k = lo; k < hi; k++)
+            ((double *)dst)[k] = ((const double *)src)[order[k]];
+        break;
+    case 4:
+        for (size_t k = lo; k < hi; k++)
+            ((uint32_t *)dst)[k] = ((const uint32_t *)src)[order[k]];
+        break;
+    case 2:
+        for (size_t k = lo; k < hi; k++)
+            ((uint16_t *)dst)[k] = ((const uint16_t *)src)[order[k]];
+        break;
+    default:
+        for (size_t k = lo; k < hi; k++)
+            ((uint8_t *)dst)[k] = ((const uint8_t *)src)[order[k]];
+        break;
+    }
+}
 
-/* Gathers array[lo .. hi) through order into the spare buffer and copies it
- * back: for a stretch much shorter than the arrays. */
-#define BP_GATHER_RANGE(array, spare, order, lo, hi)                                           \
-    do {                                                                                       \
-        for (size_t k_ = (lo); k_ < (hi); k_++)                                                \
-            (spare)[k_] = (array)[(order)[k_]];                                                \
-        memcpy((array) + (lo), (spare) + (lo), ((hi) - (lo)) * sizeof *(array));             \
-    } while (0)
+static void gather_alone(void *context, void *dst, const void *src, size_t size,
+                         const uint32_t *order, size_t lo, size_t hi)
+{
+    (void)context;
+    bp_gather(dst, src, size, order, lo, hi);
+}
 
-bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi)
+bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi,
+                      bp_gather_fn gather, void *context)
 {
     size_t n = world->count;
     if (world->spare_capacity < world->capacity) {
@@ -221,47 +233,49 @@ bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t 
             return false;
         world->spare_capacity = capacity;
     }
-    /* A settled world keeps most balls where they are: only the stretch
-     * that changes is gathered, and copied back. */
-    if (2 * (hi - lo) < n) {
-        BP_GATHER_RANGE(world->x, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->y, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->vx, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->vy, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->r, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->angle, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->w, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->mass, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->inv_mass, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->inv_inertia, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->id, world->spare_id, order, lo, hi);
-        BP_GATHER_RANGE(world->flags, world->spare_flags, order, lo, hi);
-        BP_GATHER_RANGE(world->calm, world->spare_calm, order, lo, hi);
-        BP_GATHER_RANGE(world->calm_vx, world->spare_double, order, lo, hi);
-        BP_GATHER_RANGE(world->calm_vy, world->spare_double, order, lo, hi);
-        for (size_t k = lo; k < hi; k++)
-            world->index_of_id[world->id[k]] = (int32_t)k;
-        world->layout_stamp++;
-        return true;
+    if (!gather)
+        gather = gather_alone;
+    /* Each array in turn is gathered into the spare of its type. Over most
+     * of the arrays the two then swap (every array must keep the world's
+     * capacity: the spare takes its place); a settled world keeps most balls
+     * where they are, and then only the stretch that changes is copied
+     * back. */
+    struct {
+        void **array, **spare;
+        size_t size;
+    } arrays[] = {
+        {(void **)&world->x, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->y, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->vx, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->vy, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->r, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->angle, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->w, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->mass, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->inv_mass, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->inv_inertia, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->id, (void **)&world->spare_id, sizeof(uint32_t)},
+        {(void **)&world->flags, (void **)&world->spare_flags, sizeof(uint8_t)},
+        {(void **)&world->calm, (void **)&world->spare_calm, sizeof(uint16_t)},
+        {(void **)&world->calm_vx, (void **)&world->spare_double, sizeof(double)},
+        {(void **)&world->calm_vy, (void **)&world->spare_double, sizeof(double)},
+    };
+    bool swap = 2 * (hi - lo) >= n;
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+        void *array = *arrays[k].array, *spare = *arrays[k].spare;
+        size_t size = arrays[k].size;
+        gather(context, spare, array, size, order, lo, hi);
+        if (swap) {
+            /* Outside [lo, hi) each ball stays: the spare gets those too. */
+            memcpy(spare, array, lo * size);
+            memcpy((char *)spare + hi * size, (char *)array + hi * size, (n - hi) * size);
+            *arrays[k].array = spare;
+            *arrays[k].spare = array;
+        } else {
+            memcpy((char *)array + lo * size, (char *)spare + lo * size, (hi - lo) * size);
+        }
     }
-    /* Every array must keep the world's capacity: the spare takes the place
-     * of each in turn. */
-    BP_GATHER(world->x, world->spare_double, order, n);
-    BP_GATHER(world->y, world->spare_double, order, n);
-    BP_GATHER(world->vx, world->spare_double, order, n);
-    BP_GATHER(world->vy, world->spare_double, order, n);
-    BP_GATHER(world->r, world->spare_double, order, n);
-    BP_GATHER(world->angle, world->spare_double, order, n);
-    BP_GATHER(world->w, world->spare_double, order, n);
-    BP_GATHER(world->mass, world->spare_double, order, n);
-    BP_GATHER(world->inv_mass, world->spare_double, order, n);
-    BP_GATHER(world->inv_inertia, world->spare_double, order, n);
-    BP_GATHER(world->id, world->spare_id, order, n);
-    BP_GATHER(world->flags, world->spare_flags, order, n);
-    BP_GATHER(world->calm, world->spare_calm, order, n);
-    BP_GATHER(world->calm_vx, world->spare_double, order, n);
-    BP_GATHER(world->calm_vy, world->spare_double, order, n);
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = lo; k < hi; k++)
         world->index_of_id[world->id[k]] = (int32_t)k;
     world->layout_stamp++;
     return true;

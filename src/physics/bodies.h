@@ -84,11 +84,22 @@ int64_t bp_world_index_of(const bp_world *world, uint32_t id);
  * the wall may cut through them. */
 bool bp_world_insert_wall(bp_world *world, bp_wall wall);
 
+/* dst[k] = src[order[k]] for k in [lo, hi), elements of size bytes (8, 4,
+ * 2 or 1). */
+void bp_gather(void *dst, const void *src, size_t size, const uint32_t *order, size_t lo,
+               size_t hi);
+/* What does a reorder's gathers: bp_gather over [lo, hi), or the same cut
+ * into pieces on other threads. */
+typedef void (*bp_gather_fn)(void *context, void *dst, const void *src, size_t size,
+                             const uint32_t *order, size_t lo, size_t hi);
+
 /* Permutes the balls so that new index k holds the ball at old index
  * order[k] (a permutation of [0, count) with order[k] == k outside
- * [lo, hi)); ids stay. false when memory runs out (the world is then
- * unchanged). */
-bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi);
+ * [lo, hi)); ids stay. Each array is gathered by gather(context, ...)
+ * (NULL: bp_gather on this thread). false when memory runs out (the world
+ * is then unchanged). */
+bool bp_world_reorder(bp_world *world, const uint32_t *order, size_t lo, size_t hi,
+                      bp_gather_fn gather, void *context);
 
 /* The first index from i on of a ball that is not asleep, or count: loops
  * over the balls awake, in index order, skipping sleepers eight at a time. */

@@ -404,30 +404,58 @@ static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bo
 }
 
 
+/* A reorder's gather of one array, in pieces of the stretch on the
+ * workers: every piece writes its own part. */
+typedef struct gather_job {
+    void *dst;
+    const void *src;
+    size_t size, lo, hi;
+    const uint32_t *order;
+    int pieces;
+} gather_job;
+
+/* Stretches from this long on are gathered in pieces by the workers. */
+#define BP_GATHER_SHARED 8192
+
+static void gather_piece(void *context, int piece)
+{
+    const gather_job *job = context;
+    size_t span = job->hi - job->lo;
+    bp_gather(job->dst, job->src, job->size, job->order,
+              job->lo + bp_piece_start(span, piece, job->pieces),
+              job->lo + bp_piece_start(span, piece + 1, job->pieces));
+}
+
+/* bp_gather_fn with the workers (context) sharing the stretch. */
+static void gather_shared(void *context, void *dst, const void *src, size_t size,
+                          const uint32_t *order, size_t lo, size_t hi)
+{
+    bp_workers *workers = hi - lo >= BP_GATHER_SHARED ? context : NULL;
+    gather_job job = {dst, src, size, lo, hi, order,
+                      bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES)};
+    bp_workers_run(workers, gather_piece, &job, job.pieces);
+}
+
 /* The walls keep, per ball index, where each ball ended its swept move (so
  * that the solver's pushes are swept too); they follow the balls' new
  * order, which moves only [lo, hi). The world's spare buffers are free
  * scratch right after a reorder. */
-static void permute_doubles(bp_world *world, double *values, const uint32_t *order, size_t lo,
-                            size_t hi)
+static void permute(bp_workers *workers, void *values, void *scratch, size_t size,
+                    const uint32_t *order, size_t lo, size_t hi)
 {
-    double *scratch = world->spare_double;
-    for (size_t k = lo; k < hi; k++)
-        scratch[k] = values[order[k]];
-    memcpy(values + lo, scratch + lo, (hi - lo) * sizeof(double));
+    gather_shared(workers, scratch, values, size, order, lo, hi);
+    memcpy((char *)values + lo * size, (char *)scratch + lo * size, (hi - lo) * size);
 }
 
-static void permute_anchors(bp_world *world, const uint32_t *order, size_t lo, size_t hi)
+static void permute_anchors(bp_world *world, bp_workers *workers, const uint32_t *order,
+                            size_t lo, size_t hi)
 {
     bp_statics *st = world->statics;
     if (!st || !st->anchors_valid)
         return;
-    uint32_t *scratch_id = world->spare_id;
-    permute_doubles(world, st->anchor_x, order, lo, hi);
-    permute_doubles(world, st->anchor_y, order, lo, hi);
-    for (size_t k = lo; k < hi; k++)
-        scratch_id[k] = st->anchor_id[order[k]];
-    memcpy(st->anchor_id + lo, scratch_id + lo, (hi - lo) * sizeof(uint32_t));
+    permute(workers, st->anchor_x, world->spare_double, sizeof(double), order, lo, hi);
+    permute(workers, st->anchor_y, world->spare_double, sizeof(double), order, lo, hi);
+    permute(workers, st->anchor_id, world->spare_id, sizeof(uint32_t), order, lo, hi);
 }
 
 /* Pushes the pair apart by its whole overlap, split by inverse mass, if
@@ -864,11 +892,12 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     if (world->count >= BP_SOLVER_REORDER_MIN_BALLS && world->steps % BP_SOLVER_REORDER_EVERY == 0)
         moved_stretch(bp->items, world->count, &lo, &hi);
     if (lo < hi) {
-        if (!bp_world_reorder(world, bp->items, lo, hi))
+        bp_workers *workers = solver->workers;
+        if (!bp_world_reorder(world, bp->items, lo, hi, gather_shared, workers))
             return false;
-        permute_anchors(world, bp->items, lo, hi);
-        permute_doubles(world, solver->start_x, bp->items, lo, hi);
-        permute_doubles(world, solver->start_y, bp->items, lo, hi);
+        permute_anchors(world, workers, bp->items, lo, hi);
+        permute(workers, solver->start_x, world->spare_double, sizeof(double), bp->items, lo, hi);
+        permute(workers, solver->start_y, world->spare_double, sizeof(double), bp->items, lo, hi);
         solver->starts_layout = world->layout_stamp;
         bp_broadphase_follow_reorder(bp, world, lo, hi);
     }
