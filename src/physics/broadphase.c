@@ -19,6 +19,7 @@ void bp_broadphase_free(bp_broadphase *bp)
         free(bp->lists[s].pairs);
     free(bp->lists);
     free(bp->strip_first);
+    free(bp->busy);
     free(bp->cell_start);
     free(bp->items);
     free(bp->ball_cell);
@@ -920,6 +921,18 @@ static bool concatenate_strips(bp_broadphase *bp, bp_workers *workers)
         bp->pair_count += bp->lists[j < strips ? strip_of_slot(bp, j) : strips].count;
     }
     bp->strip_first[strips + 1] = bp->pair_count;
+    if (!bp_reserve((void **)&bp->busy, &bp->busy_capacity, (size_t)strips + 2, sizeof(int)))
+        return false;
+    int busy = 0;
+    for (int j = 0; j <= strips; j++) {
+        if (j == bp->even_strips)
+            bp->busy_even = busy;
+        if (j == strips)
+            bp->busy_odd = busy - bp->busy_even;
+        if (bp->strip_first[j + 1] > bp->strip_first[j])
+            bp->busy[busy++] = j;
+    }
+    bp->busy_big = busy - bp->busy_even - bp->busy_odd;
     bp_workers_run(workers, copy_slot, bp, strips + 1);
     return true;
 }

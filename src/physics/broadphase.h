@@ -85,6 +85,14 @@ typedef struct bp_broadphase {
      * order; its pairs are [strip_first[j], strip_first[j+1]). */
     int strips, even_strips;
     size_t *strip_first;
+    /* The slots that hold pairs: the even strips' (busy_even of them),
+     * then the odd strips' (busy_odd), then the big slot if it has any
+     * (busy_big, 0 or 1). Jobs over the strips of a parity take these, so
+     * that the empty strips of a pile at rest cost no hand-over between
+     * threads. */
+    int *busy;
+    int busy_even, busy_odd, busy_big;
+    size_t busy_capacity;
     struct bp_strip_list *lists; /* per strip, while pairing */
     size_t strips_capacity;
 } bp_broadphase;

@@ -244,7 +244,8 @@ typedef struct pass_job {
     bp_world *world;
     const bp_pair *pairs;
     const size_t *slot_first; /* pairs of slot j: [slot_first[j], slot_first[j+1]) */
-    int slot_begin, slot_end; /* the slots of one parity */
+    const int *busy;          /* the slots with pairs (broadphase.h) */
+    int slot_begin;           /* piece k takes slot busy[slot_begin + k] */
     bool backwards;
     double rest_speed;
     const uint32_t *side_balls; /* the balls the sides are checked for */
@@ -300,7 +301,7 @@ static void relax_strip(void *context, int k)
 {
     const pass_job *job = context;
     pass_context c = pass_context_of(job->world, job->rest_speed);
-    int j = job->slot_begin + k;
+    int j = job->busy[job->slot_begin + k];
     size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
     size_t fetches = bp_world_prefetches(job->world, hi - lo);
     /* The pairs that ask for one ahead first, then the rest: one loop with
@@ -379,26 +380,21 @@ static bool list_side_balls(bp_solver *solver, const bp_world *world, double lis
  * workers. Then the sides. */
 static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
 {
-    int even = solver->broadphase.even_strips, all = solver->broadphase.strips;
+    const bp_broadphase *bp = &solver->broadphase;
     pass_job job = {.world = world,
-                    .pairs = solver->broadphase.pairs,
-                    .slot_first = solver->broadphase.strip_first,
+                    .pairs = bp->pairs,
+                    .slot_first = bp->strip_first,
+                    .busy = bp->busy,
                     .backwards = backwards,
                     .rest_speed = rest_speed};
-    bool big = job.slot_first[all + 1] > job.slot_first[all];
-    /* Part 0: the even strips, 1: the odd ones, 2: the big slot. */
+    /* Part 0: the even strips, 1: the odd ones, 2: the big slot (one
+     * thread). */
+    int first[3] = {0, bp->busy_even, bp->busy_even + bp->busy_odd};
+    int count[3] = {bp->busy_even, bp->busy_odd, bp->busy_big};
     for (int k = 0; k < 3; k++) {
         int part = backwards ? 2 - k : k;
-        if (part == 2) {
-            if (big) {
-                job.slot_begin = all;
-                relax_strip(&job, 0);
-            }
-            continue;
-        }
-        job.slot_begin = part == 0 ? 0 : even;
-        job.slot_end = part == 0 ? even : all;
-        bp_workers_run(solver->workers, relax_strip, &job, job.slot_end - job.slot_begin);
+        job.slot_begin = first[part];
+        bp_workers_run(part == 2 ? NULL : solver->workers, relax_strip, &job, count[part]);
     }
     contain_all(solver, world, rest_speed);
 }
@@ -519,7 +515,8 @@ typedef struct cleanup_job {
     bp_world *world;
     const bp_pair *pairs;
     const size_t *slot_first;
-    int slot_begin; /* the slots of one parity start here */
+    const int *busy; /* the slots with pairs (broadphase.h) */
+    int slot_begin;  /* piece k takes slot busy[slot_begin + k] */
     int pass;
     int8_t *moved_in_pass;
     moved_list *moved;
@@ -585,7 +582,7 @@ static void cleanup_pairs(const cleanup_job *job, const bp_pair *pairs, size_t c
 static void cleanup_strip(void *context, int k)
 {
     const cleanup_job *job = context;
-    int j = job->slot_begin + k;
+    int j = job->busy[job->slot_begin + k];
     size_t lo = job->slot_first[j], hi = job->slot_first[j + 1];
     cleanup_pairs(job, job->pairs + lo, hi - lo, &job->moved[j]);
 }
@@ -633,6 +630,7 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     cleanup_job job = {.world = world,
                        .pairs = bp->pairs,
                        .slot_first = bp->strip_first,
+                       .busy = bp->busy,
                        .moved_in_pass = solver->moved_in_pass,
                        .moved = solver->moved,
                        .rest_speed = rest_speed,
@@ -644,12 +642,12 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         }
         job.pass = pass;
         job.slot_begin = 0;
-        bp_workers_run(solver->workers, cleanup_strip, &job, bp->even_strips);
-        job.slot_begin = bp->even_strips;
-        bp_workers_run(solver->workers, cleanup_strip, &job, bp->strips - bp->even_strips);
+        bp_workers_run(solver->workers, cleanup_strip, &job, bp->busy_even);
+        job.slot_begin = bp->busy_even;
+        bp_workers_run(solver->workers, cleanup_strip, &job, bp->busy_odd);
         /* After the strips, on one thread: the same order with any number. */
-        job.slot_begin = bp->strips;
-        cleanup_strip(&job, 0);
+        job.slot_begin = bp->busy_even + bp->busy_odd;
+        bp_workers_run(NULL, cleanup_strip, &job, bp->busy_big);
         cleanup_pairs(&job, solver->missed, solver->missed_count,
                       &solver->moved[bp->strips + 1]);
         bool any_deep = false;

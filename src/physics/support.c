@@ -112,8 +112,9 @@ static inline double height_of(const bp_world *world, size_t i, double up_y)
 }
 
 /* What a worker needs for its share of the neighbour lists: the strips
- * of one parity at a time (slots [slot_begin, ...)), which share no ball,
- * so the counts and lists of a ball are written by one strip per parity. */
+ * of one parity at a time (the slots with pairs from busy[slot_begin] on,
+ * broadphase.h), which share no ball, so the counts and lists of a ball
+ * are written by one strip per parity. */
 typedef struct neighbour_job {
     bp_support *s;
     const bp_world *world;
@@ -150,7 +151,7 @@ static void find_touching(void *context, int k)
     const neighbour_job *job = context;
     bp_support *s = job->s;
     const bp_world *world = job->world;
-    int j = job->slot_begin + k;
+    int j = job->bp->busy[job->slot_begin + k];
     size_t lo = job->bp->strip_first[j], hi = job->bp->strip_first[j + 1];
     const bp_pair *pairs = job->bp->pairs;
     uint32_t *edges = s->edges + 2 * lo, *degree = s->degree;
@@ -187,7 +188,7 @@ static void find_deferred(void *context, int k)
 {
     const neighbour_job *job = context;
     bp_support *s = job->s;
-    int j = job->slot_begin + k;
+    int j = job->bp->busy[job->slot_begin + k];
     size_t lo = job->bp->strip_first[j], hi = job->bp->strip_first[j + 1];
     const bp_pair *pairs = job->bp->pairs;
     const uint32_t *found = s->edges + 2 * lo;
@@ -218,7 +219,7 @@ static void file_touching(void *context, int k)
 {
     const neighbour_job *job = context;
     bp_support *s = job->s;
-    int j = job->slot_begin + k;
+    int j = job->bp->busy[job->slot_begin + k];
     const uint32_t *edges = s->filed_edges + 2 * job->bp->strip_first[j];
     uint32_t *first = s->first, *slot = s->slot;
     for (size_t e = 0; e < s->edge_count[j]; e++) {
@@ -234,13 +235,13 @@ static void file_touching(void *context, int k)
  * entries in the order of the pair list. */
 static void by_parity(bp_workers *workers, bp_job piece, neighbour_job *job)
 {
-    int even = job->bp->even_strips, all = job->bp->strips;
+    const bp_broadphase *bp = job->bp;
     job->slot_begin = 0;
-    bp_workers_run(workers, piece, job, even);
-    job->slot_begin = even;
-    bp_workers_run(workers, piece, job, all - even);
-    job->slot_begin = all;
-    piece(job, 0);
+    bp_workers_run(workers, piece, job, bp->busy_even);
+    job->slot_begin = bp->busy_even;
+    bp_workers_run(workers, piece, job, bp->busy_odd);
+    job->slot_begin = bp->busy_even + bp->busy_odd;
+    bp_workers_run(NULL, piece, job, bp->busy_big);
 }
 
 /* Lists the balls the pass has to visit, by index: every ball awake and
