@@ -88,8 +88,8 @@ static inline void earliest_of(const bp_segment *g, double x, double y, double d
 
 /* Earliest contact over the candidates, as a fraction s of the move; a wall
  * met twice (in two cells) gives the same time twice. */
-static bool earliest(const bp_statics *st, const candidates *c, double x, double y, double dx,
-                     double dy, double r, double *s, double *nx, double *ny)
+static inline bool earliest(const bp_statics *st, const candidates *c, double x, double y,
+                            double dx, double dy, double r, double *s, double *nx, double *ny)
 {
     double best = 2.0;
     for (size_t k = 0; k < c->n; k++)
@@ -119,8 +119,9 @@ static bool earliest(const bp_statics *st, const candidates *c, double x, double
  * once the earliest time found is within the pieces looked at, no later
  * piece can hold an earlier one. A fast ball thus looks at the walls along
  * its path and not at every wall in the box it spans. */
-static bool earliest_along(const bp_statics *st, const bp_params *p, double x, double y,
-                           double dx, double dy, double r, double *s, double *nx, double *ny)
+static inline bool earliest_along(const bp_statics *st, const bp_params *p, double x, double y,
+                                  double dx, double dy, double r, double *s, double *nx,
+                                  double *ny)
 {
     double reach = r + BP_TOUCH_MARGIN;
     double len = sqrt(dx * dx + dy * dy);
