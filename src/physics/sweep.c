@@ -39,6 +39,13 @@
 #define BP_SWEEP_CROWD 16
 /* Passes that extend the grid before it takes every ball at once. */
 #define BP_SWEEP_EXTENDS 8
+/* Work a run may do (cells looked at and balls tested), per ball of the
+ * world and of the queue, and at least: past it the balls still queued
+ * creep on (creep_to_end), so that no speed or crowd makes a step take
+ * unbounded time. Ordinary fast crowds stay far below it: the pits use at
+ * most 3 a ball, a gas at 10^5 px/s 170; at 10^6 px/s it would be 4,400. */
+#define BP_SWEEP_WORK_PER_BALL 256
+#define BP_SWEEP_WORK_MIN 65536
 /* Cells per side of a block: each block keeps the velocity box of every
  * ball filed in its cells, so that a search whose cells all lie in calm
  * blocks need not visit its 20-30 cells one by one. */
@@ -84,6 +91,8 @@ struct bp_sweep {
     size_t node_count, next_capacity, ball_capacity;
     int extends;
     size_t events_left; /* impacts still allowed this step, so that it ends */
+    size_t work_left;   /* cells and balls still to be looked at this run */
+    bool spent;         /* work_left ran out: searches are cut short */
     bool everything; /* every ball is in the grid */
     bool failed;
 };
@@ -328,6 +337,48 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
 
 typedef void (*cell_visitor)(bp_sweep *sw, size_t c, void *ctx);
 
+/* Counts units of work against the run's budget; true while some is left. */
+static bool spend(bp_sweep *sw, size_t units)
+{
+    if (units < sw->work_left) {
+        sw->work_left -= units;
+        return true;
+    }
+    sw->work_left = 0;
+    sw->spent = true;
+    return false;
+}
+
+/* Cuts the path from (*x,*y) by (*dx,*dy) to the part within margin px of
+ * the arena, when it leaves that. The cells out there are the edge cells
+ * again and again, and nothing can be met there: every centre stands in
+ * the arena and a partner traced back is at most its radius off, so a ball
+ * touches another only within its own radius and twice the largest one. */
+static void clip_to_arena(const bp_world *world, double *x, double *y, double *dx, double *dy,
+                          double margin)
+{
+    double lo[2] = {-margin, -margin};
+    double hi[2] = {world->params.width + margin, world->params.height + margin};
+    double o[2] = {*x, *y}, d[2] = {*dx, *dy};
+    double e[2] = {o[0] + d[0], o[1] + d[1]};
+    if (e[0] >= lo[0] && e[0] <= hi[0] && e[1] >= lo[1] && e[1] <= hi[1])
+        return;
+    double u0 = 0.0, u1 = 1.0;
+    for (int a = 0; a < 2; a++) {
+        if (d[a] == 0.0)
+            continue;
+        double ua = (lo[a] - o[a]) / d[a], ub = (hi[a] - o[a]) / d[a];
+        u0 = fmax(u0, fmin(ua, ub));
+        u1 = fmin(u1, fmax(ua, ub));
+    }
+    if (!(u0 <= u1))
+        return; /* a start outside that never comes in: left as it is */
+    *x = o[0] + u0 * d[0];
+    *y = o[1] + u0 * d[1];
+    *dx = (u1 - u0) * d[0];
+    *dy = (u1 - u0) * d[1];
+}
+
 /* Whether the path from (x,y) by (dx,dy) is short enough for one box of
  * cells to cover it, grown by grow_px: [x0, x1] x [y0, y1]. */
 static bool short_path_box(const bp_sweep *sw, double x, double y, double dx, double dy,
@@ -343,20 +394,13 @@ static bool short_path_box(const bp_sweep *sw, double x, double y, double dx, do
     return true;
 }
 
-/* Visits each cell within grow_px of the path from (x,y) by (dx,dy) once:
- * samples along the path a cell apart, a block of cells around each. */
-static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double grow_px,
-                 cell_visitor visit, void *ctx)
+/* walk's long paths: samples along the path a cell apart, a block of cells
+ * around each, each cell visited once. */
+static void walk_long(bp_sweep *sw, const bp_world *world, double x, double y, double dx,
+                      double dy, double grow_px, cell_visitor visit, void *ctx)
 {
-    int box[4];
-    if (short_path_box(sw, x, y, dx, dy, grow_px, box)) {
-        /* Short paths (nearly all): one box, no cell visited twice. */
-        int x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
-        for (int gy = y0; gy <= y1; gy++)
-            for (int gx = x0; gx <= x1; gx++)
-                visit(sw, (size_t)gy * (size_t)sw->cols + (size_t)gx, ctx);
-        return;
-    }
+    /* grow_px is at least 0, the reach twice the largest radius. */
+    clip_to_arena(world, &x, &y, &dx, &dy, grow_px + 2.0 * sw->reach);
     double len = sqrt(dx * dx + dy * dy);
     double inv = 1.0 / sw->cell;
     double n = len * inv + 1.0;
@@ -372,6 +416,8 @@ static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double 
         double sx = x + f * dx, sy = y + f * dy;
         int x0 = cell_of(sx - grow_px, inv, sw->cols), x1 = cell_of(sx + grow_px, inv, sw->cols);
         int y0 = cell_of(sy - grow_px, inv, sw->rows), y1 = cell_of(sy + grow_px, inv, sw->rows);
+        if (!spend(sw, (size_t)(x1 - x0 + 1) * (size_t)(y1 - y0 + 1)))
+            return;
         for (int gy = y0; gy <= y1; gy++)
             for (int gx = x0; gx <= x1; gx++) {
                 size_t c = (size_t)gy * (size_t)sw->cols + (size_t)gx;
@@ -381,6 +427,25 @@ static void walk(bp_sweep *sw, double x, double y, double dx, double dy, double 
                 visit(sw, c, ctx);
             }
     }
+}
+
+/* Visits each cell within grow_px of the path from (x,y) by (dx,dy) once,
+ * counting the cells looked at against the run's work. */
+static inline void walk(bp_sweep *sw, const bp_world *world, double x, double y, double dx,
+                        double dy, double grow_px, cell_visitor visit, void *ctx)
+{
+    int box[4];
+    if (!short_path_box(sw, x, y, dx, dy, grow_px, box)) {
+        walk_long(sw, world, x, y, dx, dy, grow_px, visit, ctx);
+        return;
+    }
+    /* Short paths (nearly all): one box, no cell visited twice. */
+    int x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
+    if (!spend(sw, (size_t)(x1 - x0 + 1) * (size_t)(y1 - y0 + 1)))
+        return;
+    for (int gy = y0; gy <= y1; gy++)
+        for (int gx = x0; gx <= x1; gx++)
+            visit(sw, (size_t)gy * (size_t)sw->cols + (size_t)gx, ctx);
 }
 
 static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
@@ -469,7 +534,7 @@ static void enter_path(bp_sweep *sw, const bp_world *world, size_t i)
     filing f = {world, i};
     /* Along the centre's own path is enough: whoever can touch the ball
      * searches within its reach of it, which covers these cells. */
-    walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left, 0.0,
+    walk(sw, world, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left, 0.0,
          visit_insert, &f);
     sw->state[i] |= IN_GRID;
 }
@@ -484,7 +549,7 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
     double dx = world->vx[i] * left, dy = world->vy[i] * left;
     double grow_px = world->r[i] + sw->reach;
     bool all_marked = true;
-    walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_check, &all_marked);
+    walk(sw, world, world->x[i], world->y[i], dx, dy, grow_px, visit_check, &all_marked);
     if (all_marked)
         return;
     if (++sw->extends > BP_SWEEP_EXTENDS) {
@@ -497,7 +562,7 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
         sw->fresh[3] = sw->rows - 1;
         sw->everything = true;
     } else {
-        walk(sw, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
+        walk(sw, world, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
     }
     fill(sw, world);
 }
@@ -563,6 +628,28 @@ static double bring_to(bp_world *world, bp_sweep *sw, size_t i, double t, bool s
     return reached;
 }
 
+/* Moves ball i on to the end of the step without looking for other balls,
+ * for the balls the sweep had no work left for: slowed first, if need be,
+ * to BP_FAST_FRACTION of its radius over the time left, the most the
+ * solver takes alone. Such a ball cannot pass through another; a fast
+ * crowd left unswept does not all reach the floor in one go, where it
+ * would lie in a line of balls deep in each other (hundreds of pairs a
+ * ball for the solver); and the energy only goes down (moving less far at
+ * the same speed would leave it the speed of a fall it never made). */
+static void creep_to_end(bp_world *world, bp_sweep *sw, size_t i, double rest_speed)
+{
+    double left = (1.0 - time_of(sw, i)) * sw->dt;
+    double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
+    double most = BP_FAST_FRACTION * world->r[i];
+    if (v2 * left * left > most * most) {
+        double scale = most / (sqrt(v2) * left);
+        world->vx[i] *= scale;
+        world->vy[i] *= scale;
+    }
+    bp_arena_move(world, i, left, 0.0, sw->dt, BP_MAX_IMPACTS, false, rest_speed);
+    touch(sw, i, 1.0);
+}
+
 typedef struct search {
     const bp_world *world;
     size_t f, partner;
@@ -579,7 +666,8 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
      * solver's (a pair's limit is never below BP_FAST_FRACTION of f's radius). */
     if (vbox_slow(&sw->vbox[4 * c], q->vx, q->vy, q->slow2))
         return;
-    for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node]) {
+    size_t tested = 0;
+    for (int32_t node = sw->head[c]; node >= 0; node = sw->next[node], tested++) {
         size_t j = sw->node_ball[node];
         if (j == q->f)
             continue;
@@ -589,6 +677,7 @@ static void visit_search(bp_sweep *sw, size_t c, void *ctx)
             q->partner = j;
         }
     }
+    spend(sw, tested);
 }
 
 /* Whether every cell a search along a short path would visit lies in a
@@ -789,7 +878,8 @@ static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
 
 static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
 {
-    for (int event = 0; event < BP_SWEEP_EVENTS && sw->events_left > 0 && !sw->failed;
+    for (int event = 0;
+         event < BP_SWEEP_EVENTS && sw->events_left > 0 && !sw->failed && !sw->spent;
          event++, sw->events_left--) {
         double tf = time_of(sw, f);
         if (tf >= 1.0)
@@ -807,7 +897,9 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         double grow_px = world->r[f] + sw->reach;
         if (!calm_around(sw, world->x[f], world->y[f], path_x, path_y, grow_px, q.vx, q.vy,
                          q.slow2))
-            walk(sw, world->x[f], world->y[f], path_x, path_y, grow_px, visit_search, &q);
+            walk(sw, world, world->x[f], world->y[f], path_x, path_y, grow_px, visit_search, &q);
+        if (sw->spent)
+            break; /* the search may have missed the earliest impact */
         double best = q.best;
         size_t partner = q.partner;
         if (best > 1.0) {
@@ -844,7 +936,9 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
         enter_path(sw, world, j);
         sw->state[j] |= IN_PATH;
     }
-    if (!sw->failed)
+    if (sw->spent)
+        creep_to_end(world, sw, f, rest_speed);
+    else if (!sw->failed)
         bring_to(world, sw, f, 1.0, false, rest_speed);
 }
 
@@ -858,6 +952,8 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
      * cell it was filed under. */
     sw->reach = r_max * (1.0 + BP_FAST_FRACTION) + 1.0;
     bool ok = layout(sw, world);
+    sw->work_left = BP_SWEEP_WORK_PER_BALL * (world->count + sw->queue_count) + BP_SWEEP_WORK_MIN;
+    sw->spent = false;
     /* Worth a pass over every ball only for a crowd of fast balls. */
     if (ok && sw->queue_count * BP_SWEEP_CROWD > world->count)
         drop_calm(sw, world, workers);
@@ -865,11 +961,12 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
         /* Many fast balls (a falling crowd): filing every ball costs less
          * than marking around each of them. */
         sw->everything = sw->queue_count * BP_SWEEP_CROWD > world->count;
-        for (size_t k = 0; k < sw->queue_count; k++) {
+        for (size_t k = 0; k < sw->queue_count && !sw->spent && !(world->stop && *world->stop);
+             k++) {
             size_t i = sw->queue[k];
             double left = sw->dt;
             if (!sw->everything)
-                walk(sw, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
+                walk(sw, world, world->x[i], world->y[i], world->vx[i] * left, world->vy[i] * left,
                      world->r[i] + sw->reach, visit_mark, NULL);
             enter_path(sw, world, i);
             sw->state[i] |= IN_PATH;
@@ -881,7 +978,7 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
             fill(sw, world);
         /* A stop asked for ends the sweeping: the step is unfinished then,
          * and a crowd of fast balls can take seconds to sweep. */
-        while (sw->queue_head < sw->queue_count && !sw->failed &&
+        while (sw->queue_head < sw->queue_count && !sw->failed && !sw->spent &&
                !(world->stop && *world->stop)) {
             size_t f = sw->queue[sw->queue_head++];
             sw->state[f] &= (uint8_t)~IN_QUEUE;
@@ -889,12 +986,12 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
         }
         ok = !sw->failed;
     }
-    /* Whatever is still short of the end of the step (memory ran out) makes
-     * an ordinary move. */
+    /* Whatever is still short of the end of the step (memory or the work
+     * allowed ran out, or a stop was asked for) creeps on. */
     for (size_t k = 0; k < sw->queue_count; k++) {
         size_t i = sw->queue[k];
         if (time_of(sw, i) < 1.0)
-            bring_to(world, sw, i, 1.0, false, rest_speed);
+            creep_to_end(world, sw, i, rest_speed);
     }
     finish_grid(sw);
     return ok;
