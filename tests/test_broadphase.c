@@ -20,8 +20,8 @@ static bool same_as_new_sort(const bp_broadphase *kept, const bp_world *world, d
 {
     bp_broadphase fresh = {0};
     bool same = bp_broadphase_find_pairs(&fresh, world, margin);
-    size_t cells = (size_t)fresh.cols * (size_t)fresh.rows;
-    same = same && fresh.cols == kept->cols && fresh.rows == kept->rows &&
+    size_t cells = (size_t)fresh.shape.cols * (size_t)fresh.shape.rows;
+    same = same && fresh.shape.cols == kept->shape.cols && fresh.shape.rows == kept->shape.rows &&
            memcmp(fresh.cell_start, kept->cell_start, (cells + 2) * sizeof(uint32_t)) == 0 &&
            memcmp(fresh.items, kept->items, world->count * sizeof(uint32_t)) == 0 &&
            memcmp(fresh.ball_cell, kept->ball_cell, world->count * sizeof(uint32_t)) == 0 &&
@@ -141,9 +141,9 @@ static void big_balls_get_every_pair(void)
     TAP_OK(found && bp.big_count == 3 && bp.big[0] == 5 && bp.big[1] == 705 &&
                bp.big[2] == 1405,
            "three big balls among small ones are found, in index order");
-    TAP_OK(found && bp.cell < 2.0 * 6.0 + margin + 1e-9 && bp.small_r <= 6.0,
+    TAP_OK(found && bp.shape.cell < 2.0 * 6.0 + margin + 1e-9 && bp.small_r <= 6.0,
            "the cells are cut for the small balls");
-    size_t cells = (size_t)bp.cols * (size_t)bp.rows;
+    size_t cells = (size_t)bp.shape.cols * (size_t)bp.shape.rows;
     TAP_OK(found && bp.cell_start[cells + 1] - bp.cell_start[cells] == 3,
            "the big balls are filed in the bucket after the last cell");
     TAP_OK(found && pairs_are_all_close_pairs(&bp, world, margin),

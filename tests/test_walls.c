@@ -407,7 +407,7 @@ static bool reported(const bp_statics *st, size_t found, const uint32_t *list,
             uint32_t first, end;
             bp_statics_cell(st, cx, cy, &first, &end);
             for (uint32_t j = first; j < end; j++)
-                if (st->items[j] == k)
+                if (st->grid.items[j] == k)
                     return true;
         }
     return false;

@@ -100,7 +100,7 @@ static inline bool earliest(const bp_statics *st, const candidates *c, double x,
                 uint32_t first, end;
                 bp_statics_cell(st, cx, cy, &first, &end);
                 for (uint32_t k = first; k < end; k++)
-                    earliest_of(&st->segs[st->items[k]], x, y, dx, dy, r, &best, nx, ny);
+                    earliest_of(&st->segs[st->grid.items[k]], x, y, dx, dy, r, &best, nx, ny);
             }
     if (best > 1.0)
         return false;
@@ -126,7 +126,7 @@ static inline bool earliest_along(const bp_statics *st, const bp_params *p, doub
     double reach = r + BP_TOUCH_MARGIN;
     double len = sqrt(dx * dx + dy * dy);
     candidates c;
-    double pieces = st->count > 0 ? ceil(len / (BP_PATH_CELLS * st->cell)) : 1.0;
+    double pieces = st->count > 0 ? ceil(len / (BP_PATH_CELLS * st->grid.shape.cell)) : 1.0;
     if (!(pieces > 1.0)) {
         gather(st, p->width, p->height, bp_min(x, x + dx) - reach, bp_min(y, y + dy) - reach,
                bp_max(x, x + dx) + reach, bp_max(y, y + dy) + reach, &c);
@@ -377,7 +377,7 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
                         uint32_t first, end;
                         bp_statics_cell(st, cx, cy, &first, &end);
                         for (uint32_t k = first; k < end; k++)
-                            contain_against(p, &st->segs[st->items[k]], &b);
+                            contain_against(p, &st->segs[st->grid.items[k]], &b);
                     }
             if (!b.pushed)
                 break;

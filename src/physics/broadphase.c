@@ -37,24 +37,16 @@ void bp_broadphase_free(bp_broadphase *bp)
     *bp = (bp_broadphase){0};
 }
 
-static int clamp_index(double v, int n)
-{
-    if (!(v >= 0.0))
-        return 0;
-    if (v >= (double)(n - 1))
-        return n - 1;
-    return (int)v;
-}
 
 static int strip_count(const bp_broadphase *bp)
 {
-    return (bp->cols + BP_STRIP_COLS - 1) / BP_STRIP_COLS;
+    return (bp->shape.cols + BP_STRIP_COLS - 1) / BP_STRIP_COLS;
 }
 
 /* Entries of strip_row_awake: a row of every strip. */
 static size_t strip_rows(const bp_broadphase *bp)
 {
-    return (size_t)strip_count(bp) * (size_t)bp->rows;
+    return (size_t)strip_count(bp) * (size_t)bp->shape.rows;
 }
 
 /* Finds the big balls (see small_r): the balls more than half as wide as
@@ -100,22 +92,11 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
     double r_max = world->r_max;
     double width = world->params.width, height = world->params.height;
     /* Any two balls in cells that may touch sit in the same or adjacent
-     * cells. */
-    double cell = 2.0 * bp->small_r + margin;
-    /* Keep the cell table in proportion to the ball count: a huge, sparse
-     * arena gets coarse cells rather than billions of empty ones. */
-    double max_cells = n * 4.0 > 4096.0 ? n * 4.0 : 4096.0;
-    if ((width / cell) * (height / cell) > max_cells)
-        cell = sqrt(width * height / max_cells);
-    bp->cell = cell;
+     * cells; the cell table stays in proportion to the ball count. */
+    bp->shape = bp_grid_lay(0.0, 0.0, width, height, 2.0 * bp->small_r + margin,
+                            n * 4.0 > 4096.0 ? n * 4.0 : 4096.0);
     bp->r_max = r_max;
-    bp->cols = (int)ceil(width / cell);
-    bp->rows = (int)ceil(height / cell);
-    if (bp->cols < 1)
-        bp->cols = 1;
-    if (bp->rows < 1)
-        bp->rows = 1;
-    size_t cells = (size_t)bp->cols * (size_t)bp->rows;
+    size_t cells = bp_grid_cells(&bp->shape);
     /* The cells, the big balls' bucket, and the end. */
     return bp_reserve((void **)&bp->cell_start, &bp->cells_capacity, cells + 2,
                       sizeof(uint32_t)) &&
@@ -129,9 +110,9 @@ static bool layout_grid(bp_broadphase *bp, const bp_world *world, double margin)
 
 static inline uint32_t cell_of(const bp_broadphase *bp, double inv_cell, double x, double y)
 {
-    int cx = clamp_index(x * inv_cell, bp->cols);
-    int cy = clamp_index(y * inv_cell, bp->rows);
-    return (uint32_t)cy * (uint32_t)bp->cols + (uint32_t)cx;
+    int cx = bp_grid_clamp(x * inv_cell, bp->shape.cols);
+    int cy = bp_grid_clamp(y * inv_cell, bp->shape.rows);
+    return (uint32_t)cy * (uint32_t)bp->shape.cols + (uint32_t)cx;
 }
 
 /* Marks the cell of a ball that is awake, and its row in the strips that
@@ -145,11 +126,11 @@ static inline void mark_awake_into(bp_broadphase *bp, uint32_t cell, uint32_t *m
         return;
     bp->cell_awake[cell] = 1;
     marked[(*count)++] = cell;
-    int row = (int)(cell / (uint32_t)bp->cols), cx = (int)(cell % (uint32_t)bp->cols);
+    int row = (int)(cell / (uint32_t)bp->shape.cols), cx = (int)(cell % (uint32_t)bp->shape.cols);
     uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * (size_t)strip_count(bp);
     /* The columns either side span at most two strips, cx's among them. */
     int left = (cx > 0 ? cx - 1 : cx) / BP_STRIP_COLS;
-    int right = (cx + 1 < bp->cols ? cx + 1 : cx) / BP_STRIP_COLS;
+    int right = (cx + 1 < bp->shape.cols ? cx + 1 : cx) / BP_STRIP_COLS;
     strips_of_row[left] = strips_of_row[right] = 1;
     strip_awake[left] = strip_awake[right] = 1;
 }
@@ -307,12 +288,12 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
 {
     size_t n = world->count;
     if (!bp->sorted || bp->sorted_layout != world->layout_stamp || bp->sorted_count != n ||
-        bp->sorted_cell != bp->cell)
+        bp->sorted_cell != bp->shape.cell)
         return false;
-    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
+    uint32_t extra = (uint32_t)bp->shape.cols * (uint32_t)bp->shape.rows;
     if (bp->marked_count > extra / BP_SORT_AWAKE_PART)
         return false;
-    double inv_cell = 1.0 / bp->cell;
+    double inv_cell = 1.0 / bp->shape.cell;
     size_t crossed = 0;
     bp->move_count = 0;
     for (size_t k = 0; k < bp->marked_count; k++) {
@@ -360,7 +341,7 @@ static void cells_piece(void *context, int piece)
     const cells_job *job = context;
     bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
-    double inv_cell = 1.0 / bp->cell;
+    double inv_cell = 1.0 / bp->shape.cell;
     size_t begin = bp_piece_start(world->count, piece, job->pieces);
     size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
     if (bp->big_count == 0) {
@@ -369,7 +350,7 @@ static void cells_piece(void *context, int piece)
         return;
     }
     /* Big balls go to the bucket after the last cell. */
-    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
+    uint32_t extra = (uint32_t)bp->shape.cols * (uint32_t)bp->shape.rows;
     double small_r = bp->small_r;
     for (size_t i = begin; i < end; i++)
         bp->ball_cell[i] = world->r[i] > small_r ? extra
@@ -404,10 +385,10 @@ static void counting_piece(void *context, int piece)
     const uint32_t *ball_cell = bp->ball_cell;
     uint32_t *start = bp->cell_start;
     uint32_t rows_before = job->first_row[piece], rows = job->first_row[piece + 1] - rows_before;
-    uint32_t c0 = rows_before * (uint32_t)bp->cols, span = rows * (uint32_t)bp->cols;
+    uint32_t c0 = rows_before * (uint32_t)bp->shape.cols, span = rows * (uint32_t)bp->shape.cols;
     /* The last piece sorts the big balls' bucket too; none of them is
      * marked: their pairs are not the cells'. */
-    uint32_t extra = (uint32_t)bp->cols * (uint32_t)bp->rows;
+    uint32_t extra = (uint32_t)bp->shape.cols * (uint32_t)bp->shape.rows;
     span += piece == job->pieces - 1;
     uint8_t *strip_awake = piece_strip_awake(bp, piece);
     memset(start + c0, 0, span * sizeof *start);
@@ -431,7 +412,7 @@ static void counting_piece(void *context, int piece)
     /* Each cell's end in items, and the marks of the cells holding a ball
      * awake, row by row (no division per cell). The big balls' bucket is
      * not marked: its pairs are not the cells'. */
-    uint32_t placed = below, cols = (uint32_t)bp->cols;
+    uint32_t placed = below, cols = (uint32_t)bp->shape.cols;
     for (uint32_t row = rows_before, c = c0; row < rows_before + rows; row++) {
         uint8_t *strips_of_row = bp->strip_row_awake + (size_t)row * strips;
         for (uint32_t cx = 0; cx < cols; cx++, c++) {
@@ -467,7 +448,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     if (sort_still_holds(bp, world))
         return true;
     size_t n = world->count;
-    size_t cells = (size_t)bp->cols * (size_t)bp->rows, strips = (size_t)strip_count(bp);
+    size_t cells = (size_t)bp->shape.cols * (size_t)bp->shape.rows, strips = (size_t)strip_count(bp);
     counting_job counting = {.bp = bp, .world = world, .pieces = bp_workers_count(workers)};
     if (counting.pieces > BP_WORKERS_MAX_PIECES)
         counting.pieces = BP_WORKERS_MAX_PIECES;
@@ -483,7 +464,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
                      bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES)};
     bp_workers_run(workers, cells_piece, &job, job.pieces);
     /* Rows split where the balls' order, mostly by cell, splits evenly. */
-    uint32_t rows = (uint32_t)bp->rows, cols = (uint32_t)bp->cols;
+    uint32_t rows = (uint32_t)bp->shape.rows, cols = (uint32_t)bp->shape.cols;
     counting.first_row[0] = 0;
     for (int p = 1; p < counting.pieces; p++) {
         uint32_t row = bp->ball_cell[bp_piece_start(n, p, counting.pieces)] / cols;
@@ -508,7 +489,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     bp->sorted = true;
     bp->sorted_layout = world->layout_stamp;
     bp->sorted_count = n;
-    bp->sorted_cell = bp->cell;
+    bp->sorted_cell = bp->shape.cell;
     return true;
 }
 
@@ -519,7 +500,7 @@ void bp_broadphase_follow_reorder(bp_broadphase *bp, const bp_world *world, size
      * place lo (the last whose start is at or before it; the big balls'
      * bucket is the last of all). Outside [lo, hi) each place still holds
      * its ball, in its cell. */
-    size_t cells = (size_t)bp->cols * (size_t)bp->rows, first = 0, last = cells;
+    size_t cells = (size_t)bp->shape.cols * (size_t)bp->shape.rows, first = 0, last = cells;
     while (first < last) {
         size_t mid = first + (last - first + 1) / 2;
         if (bp->cell_start[mid] <= lo)
@@ -553,9 +534,9 @@ static inline bool near(const bp_world *world, uint32_t a, uint32_t b, double ma
 size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world, uint32_t i,
                                  double margin, double up_y, uint32_t *out, size_t max)
 {
-    double inv_cell = 1.0 / bp->cell;
-    int cx = clamp_index(world->x[i] * inv_cell, bp->cols);
-    int cy = clamp_index(world->y[i] * inv_cell, bp->rows);
+    double inv_cell = 1.0 / bp->shape.cell;
+    int cx = bp_grid_clamp(world->x[i] * inv_cell, bp->shape.cols);
+    int cy = bp_grid_clamp(world->y[i] * inv_cell, bp->shape.rows);
     /* A big ball reaches further than the next cell. */
     int span = 1;
     if (bp_broadphase_is_big(bp, world, i))
@@ -564,9 +545,9 @@ size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world,
     size_t found = 0;
     for (int y = cy < below ? cy : below; y <= (cy < below ? below : cy); y++)
         for (int x = cx - span; x <= cx + span; x++) {
-            if (x < 0 || x >= bp->cols || y < 0 || y >= bp->rows)
+            if (x < 0 || x >= bp->shape.cols || y < 0 || y >= bp->shape.rows)
                 continue;
-            size_t c = (size_t)y * (size_t)bp->cols + (size_t)x;
+            size_t c = (size_t)y * (size_t)bp->shape.cols + (size_t)x;
             for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
                 uint32_t j = bp->items[s];
                 if (j != i && found < max && near(world, i, j, margin))
@@ -584,14 +565,14 @@ size_t bp_broadphase_query_below(const bp_broadphase *bp, const bp_world *world,
 size_t bp_broadphase_query_square(const bp_broadphase *bp, double x, double y, double reach,
                                   uint32_t *out, size_t max)
 {
-    double inv_cell = 1.0 / bp->cell;
-    int x0 = clamp_index((x - reach) * inv_cell, bp->cols);
-    int x1 = clamp_index((x + reach) * inv_cell, bp->cols);
-    int y0 = clamp_index((y - reach) * inv_cell, bp->rows);
-    int y1 = clamp_index((y + reach) * inv_cell, bp->rows);
+    double inv_cell = 1.0 / bp->shape.cell;
+    int x0 = bp_grid_clamp((x - reach) * inv_cell, bp->shape.cols);
+    int x1 = bp_grid_clamp((x + reach) * inv_cell, bp->shape.cols);
+    int y0 = bp_grid_clamp((y - reach) * inv_cell, bp->shape.rows);
+    int y1 = bp_grid_clamp((y + reach) * inv_cell, bp->shape.rows);
     size_t found = 0;
     for (int cy = y0; cy <= y1; cy++) {
-        size_t row = (size_t)cy * (size_t)bp->cols;
+        size_t row = (size_t)cy * (size_t)bp->shape.cols;
         /* The cells of a row are consecutive in items. */
         uint32_t from = bp->cell_start[row + (size_t)x0];
         uint32_t to = bp->cell_start[row + (size_t)x1 + 1];
@@ -606,15 +587,15 @@ size_t bp_broadphase_border_balls(const bp_broadphase *bp, double reach, uint32_
 {
     /* Cells deep enough that a centre within reach of a side, even one
      * rounded into the next cell, is in one of them. */
-    double depth_cells = ceil(reach / bp->cell) + 1.0;
-    int depth = depth_cells < (double)bp->cols ? (int)depth_cells : bp->cols;
+    double depth_cells = ceil(reach / bp->shape.cell) + 1.0;
+    int depth = depth_cells < (double)bp->shape.cols ? (int)depth_cells : bp->shape.cols;
     size_t found = 0;
-    for (int y = 0; y < bp->rows; y++) {
-        size_t row = (size_t)y * (size_t)bp->cols;
-        bool whole = y < depth || y >= bp->rows - depth || 2 * depth >= bp->cols;
+    for (int y = 0; y < bp->shape.rows; y++) {
+        size_t row = (size_t)y * (size_t)bp->shape.cols;
+        bool whole = y < depth || y >= bp->shape.rows - depth || 2 * depth >= bp->shape.cols;
         /* Runs of cells [from, to): the whole row, or its two ends. */
-        size_t runs[2][2] = {{row, row + (size_t)(whole ? bp->cols : depth)},
-                             {row + (size_t)(bp->cols - depth), row + (size_t)bp->cols}};
+        size_t runs[2][2] = {{row, row + (size_t)(whole ? bp->shape.cols : depth)},
+                             {row + (size_t)(bp->shape.cols - depth), row + (size_t)bp->shape.cols}};
         for (int k = 0; k < (whole ? 1 : 2); k++)
             for (uint32_t s = bp->cell_start[runs[k][0]]; s < bp->cell_start[runs[k][1]]; s++)
                 out[found++] = bp->items[s];
@@ -679,7 +660,7 @@ static bool pair_strip(const pairing_job *job, int strip, bp_strip_list *list)
     const bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
     double margin = job->margin;
-    int cols = bp->cols, rows = bp->rows;
+    int cols = bp->shape.cols, rows = bp->shape.rows;
     int x0 = strip * BP_STRIP_COLS;
     int x1 = x0 + BP_STRIP_COLS < cols ? x0 + BP_STRIP_COLS : cols;
     bool floor_at_bottom = world->params.gravity >= 0.0;
@@ -773,7 +754,7 @@ static bool pair_strip_awake(const pairing_job *job, int strip, bp_strip_list *l
     const bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
     double margin = job->margin;
-    int cols = bp->cols, rows = bp->rows;
+    int cols = bp->shape.cols, rows = bp->shape.rows;
     int x0 = strip * BP_STRIP_COLS;
     int x1 = x0 + BP_STRIP_COLS < cols ? x0 + BP_STRIP_COLS : cols;
     bool floor_at_bottom = world->params.gravity >= 0.0;
@@ -830,16 +811,16 @@ static bool pair_around(const pairing_job *job, uint32_t a, bp_strip_list *list)
 {
     const bp_broadphase *bp = job->bp;
     const bp_world *world = job->world;
-    double inv_cell = 1.0 / bp->cell, x = world->x[a], y = world->y[a];
+    double inv_cell = 1.0 / bp->shape.cell, x = world->x[a], y = world->y[a];
     double reach = world->r[a] + bp->small_r + job->margin;
-    int x0 = clamp_index((x - reach) * inv_cell, bp->cols);
-    int x1 = clamp_index((x + reach) * inv_cell, bp->cols);
-    int y0 = clamp_index((y - reach) * inv_cell, bp->rows);
-    int y1 = clamp_index((y + reach) * inv_cell, bp->rows);
+    int x0 = bp_grid_clamp((x - reach) * inv_cell, bp->shape.cols);
+    int x1 = bp_grid_clamp((x + reach) * inv_cell, bp->shape.cols);
+    int y0 = bp_grid_clamp((y - reach) * inv_cell, bp->shape.rows);
+    int y1 = bp_grid_clamp((y + reach) * inv_cell, bp->shape.rows);
     bool floor_at_bottom = world->params.gravity >= 0.0;
     uint8_t mask = bp->awake_pairs_only ? (world->flags[a] & BP_BALL_ASLEEP) : 0;
     for (int k = 0; k <= y1 - y0; k++) {
-        size_t row = (size_t)(floor_at_bottom ? y1 - k : y0 + k) * (size_t)bp->cols;
+        size_t row = (size_t)(floor_at_bottom ? y1 - k : y0 + k) * (size_t)bp->shape.cols;
         uint32_t lo = bp->cell_start[row + (size_t)x0], hi = bp->cell_start[row + (size_t)x1 + 1];
         if (!bp_reserve((void **)&list->pairs, &list->capacity, list->count + (hi - lo) + 1,
                         sizeof(bp_pair)))
@@ -984,7 +965,7 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
     for (size_t k = 0; k < count; k++)
         bp->woken_mark[woken[k]] = 1;
     bool ok = true;
-    int cols = bp->cols, rows = bp->rows;
+    int cols = bp->shape.cols, rows = bp->shape.rows;
     uint32_t extra = (uint32_t)cols * (uint32_t)rows;
     bp_strip_list *big_list = &bp->lists[bp->strips];
     for (size_t k = 0; k < count && ok; k++) {
@@ -996,9 +977,9 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
         int cy = (int)(bp->ball_cell[w] / (uint32_t)cols);
         int span = 1;
         if (big) {
-            double inv_cell = 1.0 / bp->cell;
-            cx = clamp_index(world->x[w] * inv_cell, cols);
-            cy = clamp_index(world->y[w] * inv_cell, rows);
+            double inv_cell = 1.0 / bp->shape.cell;
+            cx = bp_grid_clamp(world->x[w] * inv_cell, cols);
+            cy = bp_grid_clamp(world->y[w] * inv_cell, rows);
             span = (int)ceil((world->r[w] + bp->small_r + margin) * inv_cell);
         }
         bp_strip_list *list = big ? big_list : &bp->lists[cx / BP_STRIP_COLS];

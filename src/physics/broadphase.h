@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workers.h"
 #include "bodies.h"
+#include "grid.h"
+#include "workers.h"
 
 typedef struct bp_pair {
     uint32_t a, b; /* ball indices */
@@ -20,9 +21,8 @@ typedef struct bp_cell_move {
 } bp_cell_move;
 
 typedef struct bp_broadphase {
-    double cell;              /* cell edge, px */
+    bp_grid_shape shape;      /* over the arena, cells of the smaller balls' reach */
     double r_max;             /* largest radius, px */
-    int cols, rows;
     uint32_t *cell_start;     /* cols*rows + 1 offsets into items */
     uint32_t *items;          /* ball indices ordered by cell */
     uint32_t *ball_cell;      /* cell of each ball */

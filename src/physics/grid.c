@@ -6,19 +6,25 @@
 
 #include "grow.h"
 
-void bp_grid_shape(bp_grid *g, double w, double h, double cell, double max_cells)
+bp_grid_shape bp_grid_lay(double x0, double y0, double w, double h, double cell,
+                          double max_cells)
 {
     if ((w / cell) * (h / cell) > max_cells)
         cell = sqrt(w * h / max_cells);
-    g->cell = cell;
-    g->inv_cell = 1.0 / cell;
-    g->cols = (int)ceil(w / cell) > 0 ? (int)ceil(w / cell) : 1;
-    g->rows = (int)ceil(h / cell) > 0 ? (int)ceil(h / cell) : 1;
+    double cols = ceil(w / cell), rows = ceil(h / cell);
+    return (bp_grid_shape){
+        .x0 = x0,
+        .y0 = y0,
+        .cell = cell,
+        .inv_cell = 1.0 / cell,
+        .cols = cols >= 1.0 ? (int)cols : 1,
+        .rows = rows >= 1.0 ? (int)rows : 1,
+    };
 }
 
 bool bp_grid_begin(bp_grid *g)
 {
-    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    size_t cells = bp_grid_cells(&g->shape);
     if (!bp_reserve((void **)&g->start, &g->start_capacity, cells + 1, sizeof(uint32_t)))
         return false;
     memset(g->start, 0, (cells + 1) * sizeof(uint32_t));
@@ -27,7 +33,7 @@ bool bp_grid_begin(bp_grid *g)
 
 bool bp_grid_fill_start(bp_grid *g)
 {
-    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    size_t cells = bp_grid_cells(&g->shape);
     /* start[c + 1] held cell c's count: summed, start[c] is where cell c
      * begins, and counts up to where it ends as it fills. */
     for (size_t c = 0; c < cells; c++)
@@ -39,7 +45,7 @@ bool bp_grid_fill_start(bp_grid *g)
 void bp_grid_end(bp_grid *g)
 {
     /* Filling left start[c] at cell c's end, which is cell c + 1's start. */
-    size_t cells = (size_t)g->cols * (size_t)g->rows;
+    size_t cells = bp_grid_cells(&g->shape);
     memmove(g->start + 1, g->start, cells * sizeof(uint32_t));
     g->start[0] = 0;
 }

@@ -232,15 +232,15 @@ bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, do
 static bool grid_build(bp_grid *g, const bp_world *world, double cell)
 {
     double max_cells = world->count * 2.0 > 1024.0 ? world->count * 2.0 : 1024.0;
-    bp_grid_shape(g, world->params.width, world->params.height, cell, max_cells);
+    g->shape = bp_grid_lay(0.0, 0.0, world->params.width, world->params.height, cell, max_cells);
     if (!bp_grid_begin(g))
         return false;
     for (size_t i = 0; i < world->count; i++)
-        bp_grid_count(g, bp_grid_cell_at(g, world->x[i], world->y[i]));
+        bp_grid_count(g, bp_grid_cell_at(&g->shape, world->x[i], world->y[i]));
     if (!bp_grid_fill_start(g))
         return false;
     for (size_t i = 0; i < world->count; i++)
-        bp_grid_fill(g, bp_grid_cell_at(g, world->x[i], world->y[i]), (uint32_t)i);
+        bp_grid_fill(g, bp_grid_cell_at(&g->shape, world->x[i], world->y[i]), (uint32_t)i);
     bp_grid_end(g);
     return true;
 }
@@ -271,13 +271,14 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
         bool found = false;
         bp_ray_hit best;
         if (have_grid) {
-            int c0 = bp_grid_clamp(&grid, fmin(x, x + dx) - reach, grid.cols);
-            int c1 = bp_grid_clamp(&grid, fmax(x, x + dx) + reach, grid.cols);
-            int r0 = bp_grid_clamp(&grid, fmin(y, y + dy) - reach, grid.rows);
-            int r1 = bp_grid_clamp(&grid, fmax(y, y + dy) + reach, grid.rows);
+            const bp_grid_shape *s = &grid.shape;
+            int c0 = bp_grid_col(s, fmin(x, x + dx) - reach);
+            int c1 = bp_grid_col(s, fmax(x, x + dx) + reach);
+            int r0 = bp_grid_row(s, fmin(y, y + dy) - reach);
+            int r1 = bp_grid_row(s, fmax(y, y + dy) + reach);
             for (int cy = r0; cy <= r1; cy++)
                 for (int cx = c0; cx <= c1; cx++) {
-                    size_t c = (size_t)cy * (size_t)grid.cols + (size_t)cx;
+                    size_t c = (size_t)cy * (size_t)s->cols + (size_t)cx;
                     for (uint32_t k = grid.start[c]; k < grid.start[c + 1]; k++)
                         consider_ball(world, grid.items[k], x, y, ux, uy, len, r, ignore_id,
                                       &best, &found);

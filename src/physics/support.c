@@ -342,7 +342,7 @@ static bool end_visits(bp_support *s, size_t visits, bool ok)
 /* Whether balls a and b were sorted into the same or neighbouring cells. */
 static bool cells_meet(const bp_broadphase *bp, uint32_t a, uint32_t b)
 {
-    uint32_t cols = (uint32_t)bp->cols, ca = bp->ball_cell[a], cb = bp->ball_cell[b];
+    uint32_t cols = (uint32_t)bp->shape.cols, ca = bp->ball_cell[a], cb = bp->ball_cell[b];
     uint32_t ra = ca / cols, rb = cb / cols, xa = ca % cols, xb = cb % cols;
     return (ra > rb ? ra - rb : rb - ra) <= 1 && (xa > xb ? xa - xb : xb - xa) <= 1;
 }

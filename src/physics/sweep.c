@@ -30,6 +30,7 @@
 #include "arena.h"
 #include "bytescan.h"
 #include "collide.h"
+#include "grid.h"
 #include "grow.h"
 #include "workers.h"
 
@@ -66,8 +67,8 @@ struct bp_sweep {
     uint32_t *queue;
     size_t queue_head, queue_count, queue_capacity;
 
-    double cell, dt, r_max, reach;
-    int cols, rows;
+    bp_grid_shape shape; /* over the arena, cells as wide as the largest ball */
+    double dt, r_max, reach;
     size_t cells, cells_capacity;
     int32_t *head;        /* first node of a cell, -1 when empty */
     uint8_t *mark;
@@ -191,14 +192,10 @@ void bp_sweep_hold(bp_world *world, size_t i)
     world->sweep->held[i] = 1;
 }
 
-static int cell_of(double v, double inv, int n)
+/* The index along an axis of n cells of coordinate v (inv: 1 / cell). */
+static inline int cell_of(double v, double inv, int n)
 {
-    double c = v * inv;
-    if (!(c >= 0.0))
-        return 0;
-    if (c >= (double)(n - 1))
-        return n - 1;
-    return (int)c;
+    return bp_grid_clamp(v * inv, n);
 }
 
 /* Velocity boxes: min vx, max vx, min vy, max vy; empty when min > max. */
@@ -243,14 +240,11 @@ static void no_fresh_cells(bp_sweep *sw)
 static bool layout(bp_sweep *sw, const bp_world *world)
 {
     double w = world->params.width, h = world->params.height;
-    double cell = 2.0 * sw->r_max > 4.0 ? 2.0 * sw->r_max : 4.0;
-    double max_cells = world->count * 4.0 > 4096.0 ? world->count * 4.0 : 4096.0;
-    if ((w / cell) * (h / cell) > max_cells)
-        cell = sqrt(w * h / max_cells);
-    int cols = (int)ceil(w / cell), rows = (int)ceil(h / cell);
-    cols = cols < 1 ? 1 : cols;
-    rows = rows < 1 ? 1 : rows;
-    size_t cells = (size_t)cols * (size_t)rows;
+    bp_grid_shape shape =
+        bp_grid_lay(0.0, 0.0, w, h, 2.0 * sw->r_max > 4.0 ? 2.0 * sw->r_max : 4.0,
+                    world->count * 4.0 > 4096.0 ? world->count * 4.0 : 4096.0);
+    int cols = shape.cols, rows = shape.rows;
+    size_t cells = bp_grid_cells(&shape);
     if (cells > sw->cells_capacity) {
         /* Every array holds cells_capacity cells: the velocity boxes are
          * reserved for the capacity the others got, not for cells (grown
@@ -264,7 +258,7 @@ static bool layout(bp_sweep *sw, const bp_world *world)
             return false;
         sw->cells_capacity = c1;
     }
-    if (cells != sw->cells || cols != sw->cols) {
+    if (cells != sw->cells || cols != sw->shape.cols) {
         for (size_t c = 0; c < cells; c++)
             sw->head[c] = -1;
         memset(sw->mark, 0, cells);
@@ -279,9 +273,7 @@ static bool layout(bp_sweep *sw, const bp_world *world)
         vbox_clear(&sw->block_vbox[4 * k]);
     sw->block_cols = block_cols;
     sw->blocks = blocks;
-    sw->cell = cell;
-    sw->cols = cols;
-    sw->rows = rows;
+    sw->shape = shape;
     sw->cells = cells;
     sw->node_count = 0;
     sw->touched_count = 0;
@@ -319,7 +311,7 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
     note_cell(sw, c);
     double vx = world->vx[ball], vy = world->vy[ball];
     vbox_add(&sw->vbox[4 * c], vx, vy);
-    size_t gx = c % (size_t)sw->cols, gy = c / (size_t)sw->cols;
+    size_t gx = c % (size_t)sw->shape.cols, gy = c / (size_t)sw->shape.cols;
     vbox_add(block_box(sw, gx / BP_SWEEP_BLOCK, gy / BP_SWEEP_BLOCK), vx, vy);
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
@@ -384,13 +376,13 @@ static void clip_to_arena(const bp_world *world, double *x, double *y, double *d
 static bool short_path_box(const bp_sweep *sw, double x, double y, double dx, double dy,
                            double grow_px, int box[4])
 {
-    if (dx * dx + dy * dy > 4.0 * sw->cell * sw->cell)
+    if (dx * dx + dy * dy > 4.0 * sw->shape.cell * sw->shape.cell)
         return false;
-    double inv = 1.0 / sw->cell;
-    box[0] = cell_of((dx < 0.0 ? x + dx : x) - grow_px, inv, sw->cols);
-    box[1] = cell_of((dx < 0.0 ? x : x + dx) + grow_px, inv, sw->cols);
-    box[2] = cell_of((dy < 0.0 ? y + dy : y) - grow_px, inv, sw->rows);
-    box[3] = cell_of((dy < 0.0 ? y : y + dy) + grow_px, inv, sw->rows);
+    double inv = 1.0 / sw->shape.cell;
+    box[0] = cell_of((dx < 0.0 ? x + dx : x) - grow_px, inv, sw->shape.cols);
+    box[1] = cell_of((dx < 0.0 ? x : x + dx) + grow_px, inv, sw->shape.cols);
+    box[2] = cell_of((dy < 0.0 ? y + dy : y) - grow_px, inv, sw->shape.rows);
+    box[3] = cell_of((dy < 0.0 ? y : y + dy) + grow_px, inv, sw->shape.rows);
     return true;
 }
 
@@ -402,7 +394,7 @@ static void walk_long(bp_sweep *sw, const bp_world *world, double x, double y, d
     /* grow_px is at least 0, the reach twice the largest radius. */
     clip_to_arena(world, &x, &y, &dx, &dy, grow_px + 2.0 * sw->reach);
     double len = sqrt(dx * dx + dy * dy);
-    double inv = 1.0 / sw->cell;
+    double inv = 1.0 / sw->shape.cell;
     double n = len * inv + 1.0;
     size_t samples = n < (double)sw->cells ? (size_t)n : sw->cells;
     /* A point between two samples is within half their spacing of one. */
@@ -414,13 +406,13 @@ static void walk_long(bp_sweep *sw, const bp_world *world, double x, double y, d
     for (size_t k = 0; k <= samples; k++) {
         double f = (double)k / (double)samples;
         double sx = x + f * dx, sy = y + f * dy;
-        int x0 = cell_of(sx - grow_px, inv, sw->cols), x1 = cell_of(sx + grow_px, inv, sw->cols);
-        int y0 = cell_of(sy - grow_px, inv, sw->rows), y1 = cell_of(sy + grow_px, inv, sw->rows);
+        int x0 = cell_of(sx - grow_px, inv, sw->shape.cols), x1 = cell_of(sx + grow_px, inv, sw->shape.cols);
+        int y0 = cell_of(sy - grow_px, inv, sw->shape.rows), y1 = cell_of(sy + grow_px, inv, sw->shape.rows);
         if (!spend(sw, (size_t)(x1 - x0 + 1) * (size_t)(y1 - y0 + 1)))
             return;
         for (int gy = y0; gy <= y1; gy++)
             for (int gx = x0; gx <= x1; gx++) {
-                size_t c = (size_t)gy * (size_t)sw->cols + (size_t)gx;
+                size_t c = (size_t)gy * (size_t)sw->shape.cols + (size_t)gx;
                 if (sw->cell_stamp[c] == sw->query_stamp)
                     continue;
                 sw->cell_stamp[c] = sw->query_stamp;
@@ -445,7 +437,7 @@ static inline void walk(bp_sweep *sw, const bp_world *world, double x, double y,
         return;
     for (int gy = y0; gy <= y1; gy++)
         for (int gx = x0; gx <= x1; gx++)
-            visit(sw, (size_t)gy * (size_t)sw->cols + (size_t)gx, ctx);
+            visit(sw, (size_t)gy * (size_t)sw->shape.cols + (size_t)gx, ctx);
 }
 
 static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
@@ -455,7 +447,7 @@ static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
         return;
     note_cell(sw, c);
     sw->mark[c] = 1;
-    int gx = (int)(c % (size_t)sw->cols), gy = (int)(c / (size_t)sw->cols);
+    int gx = (int)(c % (size_t)sw->shape.cols), gy = (int)(c / (size_t)sw->shape.cols);
     sw->fresh[0] = gx < sw->fresh[0] ? gx : sw->fresh[0];
     sw->fresh[1] = gx > sw->fresh[1] ? gx : sw->fresh[1];
     sw->fresh[2] = gy < sw->fresh[2] ? gy : sw->fresh[2];
@@ -497,17 +489,17 @@ static void fill(bp_sweep *sw, const bp_world *world)
     if (x1 < 0)
         return;
     /* Edge cells also hold whatever lies beyond the arena's sides. */
-    double lo_x = x0 > 0 ? (x0 - 1) * sw->cell : -INFINITY;
-    double hi_x = x1 < sw->cols - 1 ? (x1 + 2) * sw->cell : INFINITY;
-    double lo_y = y0 > 0 ? (y0 - 1) * sw->cell : -INFINITY;
-    double hi_y = y1 < sw->rows - 1 ? (y1 + 2) * sw->cell : INFINITY;
-    double inv = 1.0 / sw->cell;
+    double lo_x = x0 > 0 ? (x0 - 1) * sw->shape.cell : -INFINITY;
+    double hi_x = x1 < sw->shape.cols - 1 ? (x1 + 2) * sw->shape.cell : INFINITY;
+    double lo_y = y0 > 0 ? (y0 - 1) * sw->shape.cell : -INFINITY;
+    double hi_y = y1 < sw->shape.rows - 1 ? (y1 + 2) * sw->shape.cell : INFINITY;
+    double inv = 1.0 / sw->shape.cell;
     for (size_t j = 0; j < world->count; j++) {
         double x = world->x[j], y = world->y[j];
         if (x < lo_x || x >= hi_x || y < lo_y || y >= hi_y)
             continue;
-        size_t c = (size_t)cell_of(world->y[j], inv, sw->rows) * (size_t)sw->cols +
-                   (size_t)cell_of(world->x[j], inv, sw->cols);
+        size_t c = (size_t)cell_of(world->y[j], inv, sw->shape.rows) * (size_t)sw->shape.cols +
+                   (size_t)cell_of(world->x[j], inv, sw->shape.cols);
         if (!sw->mark[c] || (state_of(sw, j) & IN_GRID))
             continue;
         touch(sw, j, time_of(sw, j));
@@ -520,11 +512,11 @@ static void fill(bp_sweep *sw, const bp_world *world)
  * their paths too; a second entry only costs a repeated test). */
 static void fill_all(bp_sweep *sw, const bp_world *world)
 {
-    double inv = 1.0 / sw->cell;
+    double inv = 1.0 / sw->shape.cell;
     for (size_t j = 0; j < world->count; j++)
         insert(sw, world,
-               (size_t)cell_of(world->y[j], inv, sw->rows) * (size_t)sw->cols +
-                   (size_t)cell_of(world->x[j], inv, sw->cols),
+               (size_t)cell_of(world->y[j], inv, sw->shape.rows) * (size_t)sw->shape.cols +
+                   (size_t)cell_of(world->x[j], inv, sw->shape.cols),
                j);
 }
 
@@ -558,8 +550,8 @@ static void cover_path(bp_sweep *sw, const bp_world *world, size_t i)
             sw->mark[c] = 1;
         }
         sw->fresh[0] = sw->fresh[2] = 0;
-        sw->fresh[1] = sw->cols - 1;
-        sw->fresh[3] = sw->rows - 1;
+        sw->fresh[1] = sw->shape.cols - 1;
+        sw->fresh[3] = sw->shape.rows - 1;
         sw->everything = true;
     } else {
         walk(sw, world, world->x[i], world->y[i], dx, dy, grow_px, visit_mark, NULL);
@@ -730,17 +722,17 @@ static void spread_around_blocks(bp_sweep *sw, int row_begin, int row_end)
 static bool calm_hood(const bp_sweep *sw, double x, double y, double dx, double dy,
                       double grow_px, double slow2)
 {
-    double block_px = BP_SWEEP_BLOCK * sw->cell;
+    double block_px = BP_SWEEP_BLOCK * sw->shape.cell;
     /* calm_around takes only short paths. With today's layout (a path of
      * at most 2 cells, a reach of at most 1.75 cells) the search always
      * stays within the blocks around; the test keeps that true if the
      * layout changes. */
-    if (dx * dx + dy * dy > 4.0 * sw->cell * sw->cell || fabs(dx) + grow_px >= block_px ||
+    if (dx * dx + dy * dy > 4.0 * sw->shape.cell * sw->shape.cell || fabs(dx) + grow_px >= block_px ||
         fabs(dy) + grow_px >= block_px)
         return false;
-    double inv = 1.0 / sw->cell;
-    size_t bx = (size_t)cell_of(x, inv, sw->cols) / BP_SWEEP_BLOCK;
-    size_t by = (size_t)cell_of(y, inv, sw->rows) / BP_SWEEP_BLOCK;
+    double inv = 1.0 / sw->shape.cell;
+    size_t bx = (size_t)cell_of(x, inv, sw->shape.cols) / BP_SWEEP_BLOCK;
+    size_t by = (size_t)cell_of(y, inv, sw->shape.rows) / BP_SWEEP_BLOCK;
     return sw->hood_spread2[by * (size_t)sw->block_cols + bx] <= slow2;
 }
 
@@ -753,16 +745,16 @@ static void add_to_blocks(const bp_sweep *sw, const bp_world *world, size_t j, d
     double vx = world->vx[j], vy = world->vy[j];
     if (!(state_of(sw, j) & IN_QUEUE)) {
         /* Most balls, sleepers and all: one block. */
-        size_t bx = (size_t)cell_of(world->x[j], inv, sw->cols) / BP_SWEEP_BLOCK;
-        size_t by = (size_t)cell_of(world->y[j], inv, sw->rows) / BP_SWEEP_BLOCK;
+        size_t bx = (size_t)cell_of(world->x[j], inv, sw->shape.cols) / BP_SWEEP_BLOCK;
+        size_t by = (size_t)cell_of(world->y[j], inv, sw->shape.rows) / BP_SWEEP_BLOCK;
         vbox_add(&boxes[4 * (by * (size_t)sw->block_cols + bx)], vx, vy);
         return;
     }
     double dx = vx * sw->dt, dy = vy * sw->dt;
-    int x0 = cell_of(dx < 0.0 ? world->x[j] + dx : world->x[j], inv, sw->cols);
-    int x1 = cell_of(dx < 0.0 ? world->x[j] : world->x[j] + dx, inv, sw->cols);
-    int y0 = cell_of(dy < 0.0 ? world->y[j] + dy : world->y[j], inv, sw->rows);
-    int y1 = cell_of(dy < 0.0 ? world->y[j] : world->y[j] + dy, inv, sw->rows);
+    int x0 = cell_of(dx < 0.0 ? world->x[j] + dx : world->x[j], inv, sw->shape.cols);
+    int x1 = cell_of(dx < 0.0 ? world->x[j] : world->x[j] + dx, inv, sw->shape.cols);
+    int y0 = cell_of(dy < 0.0 ? world->y[j] + dy : world->y[j], inv, sw->shape.rows);
+    int y1 = cell_of(dy < 0.0 ? world->y[j] : world->y[j] + dy, inv, sw->shape.rows);
     for (int by = y0 / BP_SWEEP_BLOCK; by <= y1 / BP_SWEEP_BLOCK; by++)
         for (int bx = x0 / BP_SWEEP_BLOCK; bx <= x1 / BP_SWEEP_BLOCK; bx++)
             vbox_add(&boxes[4 * ((size_t)by * (size_t)sw->block_cols + (size_t)bx)], vx, vy);
@@ -801,7 +793,7 @@ static void add_piece_to_blocks(void *context, int piece)
     if (piece > 0) /* piece 0's are the blocks' own, cleared by layout */
         for (size_t b = 0; b < sw->blocks; b++)
             vbox_clear(&boxes[4 * b]);
-    double inv = 1.0 / sw->cell;
+    double inv = 1.0 / sw->shape.cell;
     size_t end = bp_piece_start(job->world->count, piece + 1, job->pieces);
     for (size_t j = bp_piece_start(job->world->count, piece, job->pieces); j < end; j++)
         add_to_blocks(sw, job->world, j, inv, boxes);

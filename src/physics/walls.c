@@ -173,8 +173,7 @@ void bp_statics_destroy(bp_statics *st)
     if (!st)
         return;
     free(st->segs);
-    free(st->cell_start);
-    free(st->items);
+    bp_grid_free(&st->grid);
     free(st->seen);
     free(st->anchor_x);
     free(st->anchor_y);
@@ -182,14 +181,6 @@ void bp_statics_destroy(bp_statics *st)
     free(st);
 }
 
-static int clamp_cell(double v, int n)
-{
-    if (!(v >= 0.0))
-        return 0;
-    if (v >= (double)(n - 1))
-        return n - 1;
-    return (int)v;
-}
 
 /* Half a cell's diagonal, a little over: a cell whose centre lies further
  * than this plus a capsule's radius from its core cannot meet it. */
@@ -200,17 +191,16 @@ static int clamp_cell(double v, int n)
  * in each row only the columns the core comes within that reach of, so
  * that a long slanted wall costs its cells and not its bounding box's.
  * Counts when items is NULL, else fills. */
-static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint32_t *items)
+static void rasterize(bp_statics *st, uint32_t w, bool fill)
 {
     const bp_segment *g = &st->segs[w];
-    double inv = 1.0 / st->cell;
-    double reach = g->r + st->cell * BP_HALF_DIAGONAL;
-    double y0 = fmin(g->ay, g->by) - reach - st->grid_y;
-    double y1 = fmax(g->ay, g->by) + reach - st->grid_y;
-    int r0 = clamp_cell(y0 * inv, st->rows), r1 = clamp_cell(y1 * inv, st->rows);
+    const bp_grid_shape *s = &st->grid.shape;
+    double reach = g->r + s->cell * BP_HALF_DIAGONAL;
+    int r0 = bp_grid_row(s, fmin(g->ay, g->by) - reach);
+    int r1 = bp_grid_row(s, fmax(g->ay, g->by) + reach);
     double dx = g->bx - g->ax, dy = g->by - g->ay;
     for (int cy = r0; cy <= r1; cy++) {
-        double yc = st->grid_y + (cy + 0.5) * st->cell;
+        double yc = s->y0 + (cy + 0.5) * s->cell;
         /* The part of the core within reach of this row's centres in y. */
         double t0 = 0.0, t1 = 1.0;
         if (dy != 0.0) {
@@ -223,19 +213,19 @@ static void rasterize(bp_statics *st, uint32_t w, uint32_t *count_or_fill, uint3
         if (t0 > t1)
             continue;
         double xa = g->ax + t0 * dx, xb = g->ax + t1 * dx;
-        int c0 = clamp_cell((fmin(xa, xb) - reach - st->grid_x) * inv, st->cols);
-        int c1 = clamp_cell((fmax(xa, xb) + reach - st->grid_x) * inv, st->cols);
+        int c0 = bp_grid_col(s, fmin(xa, xb) - reach);
+        int c1 = bp_grid_col(s, fmax(xa, xb) + reach);
         for (int cx = c0; cx <= c1; cx++) {
             double nx, ny;
-            double d = bp_segment_distance(g, st->grid_x + (cx + 0.5) * st->cell, yc, 0.0, 0.0,
-                                           &nx, &ny);
+            double d =
+                bp_segment_distance(g, s->x0 + (cx + 0.5) * s->cell, yc, 0.0, 0.0, &nx, &ny);
             if (d > reach)
                 continue;
-            size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
-            if (items)
-                items[count_or_fill[c]++] = w;
+            size_t c = (size_t)cy * (size_t)s->cols + (size_t)cx;
+            if (fill)
+                bp_grid_fill(&st->grid, c, w);
             else
-                count_or_fill[c + 1]++;
+                bp_grid_count(&st->grid, c);
         }
     }
 }
@@ -285,11 +275,7 @@ static void grid_layout(bp_statics *st)
     double budget = 16.0 * (double)st->count + 65536.0;
     while (items_estimate(st, cell) > budget)
         cell *= 1.25;
-    st->cell = cell;
-    st->grid_x = x0;
-    st->grid_y = y0;
-    st->cols = (int)fmax(1.0, ceil(bw / cell));
-    st->rows = (int)fmax(1.0, ceil(bh / cell));
+    st->grid.shape = bp_grid_lay(x0, y0, bw, bh, cell, INFINITY);
 }
 
 static bool build(bp_statics *st, const bp_world *world)
@@ -312,22 +298,15 @@ static bool build(bp_statics *st, const bp_world *world)
     st->seen_h = p->height;
 
     grid_layout(st);
-    size_t cells = (size_t)st->cols * (size_t)st->rows;
-    if (!bp_reserve((void **)&st->cell_start, &st->cells_capacity, cells + 1, sizeof(uint32_t)))
-        return false;
-    uint32_t *start = st->cell_start;
-    memset(start, 0, (cells + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, start, NULL);
-    for (size_t c = 0; c < cells; c++)
-        start[c + 1] += start[c];
-    if (!bp_reserve((void **)&st->items, &st->items_capacity, start[cells] + 1, sizeof(uint32_t)))
+    if (!bp_grid_begin(&st->grid))
         return false;
     for (size_t i = 0; i < n; i++)
-        rasterize(st, (uint32_t)i, start, st->items);
-    for (size_t c = cells; c > 0; c--)
-        start[c] = start[c - 1];
-    start[0] = 0;
+        rasterize(st, (uint32_t)i, false);
+    if (!bp_grid_fill_start(&st->grid))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        rasterize(st, (uint32_t)i, true);
+    bp_grid_end(&st->grid);
     return true;
 }
 
@@ -367,21 +346,21 @@ size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, d
 {
     if (st->count == 0)
         return 0;
-    double inv = 1.0 / st->cell;
-    double gx0 = (x0 - st->grid_x) * inv, gx1 = (x1 - st->grid_x) * inv;
-    double gy0 = (y0 - st->grid_y) * inv, gy1 = (y1 - st->grid_y) * inv;
+    const bp_grid_shape *s = &st->grid.shape;
+    double gx0 = (x0 - s->x0) * s->inv_cell, gx1 = (x1 - s->x0) * s->inv_cell;
+    double gy0 = (y0 - s->y0) * s->inv_cell, gy1 = (y1 - s->y0) * s->inv_cell;
     /* A box beyond the walls' bounding box meets none of them. */
-    if (gx1 < 0.0 || gy1 < 0.0 || gx0 > (double)st->cols || gy0 > (double)st->rows)
+    if (gx1 < 0.0 || gy1 < 0.0 || gx0 > (double)s->cols || gy0 > (double)s->rows)
         return 0;
-    bp_cell_box box = {clamp_cell(gx0, st->cols), clamp_cell(gx1, st->cols),
-                       clamp_cell(gy0, st->rows), clamp_cell(gy1, st->rows)};
+    bp_cell_box box = {bp_grid_clamp(gx0, s->cols), bp_grid_clamp(gx1, s->cols),
+                       bp_grid_clamp(gy0, s->rows), bp_grid_clamp(gy1, s->rows)};
     size_t found = 0;
     for (int cy = box.r0; cy <= box.r1; cy++)
         for (int cx = box.c0; cx <= box.c1; cx++) {
             uint32_t first, end;
             bp_statics_cell(st, cx, cy, &first, &end);
             for (uint32_t k = first; k < end; k++) {
-                uint32_t w = st->items[k];
+                uint32_t w = st->grid.items[k];
                 /* Kept sorted: the place of w, by bisection. */
                 size_t lo = 0, hi = found;
                 while (lo < hi) {

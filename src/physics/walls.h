@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bodies.h"
+#include "grid.h"
 
 /* The arena's sides, in the order they sit in the static set (and the ids
  * the ray casts report for them). */
@@ -60,14 +61,10 @@ typedef struct bp_statics {
     size_t count, capacity;
     bp_segment sides[BP_SIDES];
 
-    /* Grid over the walls' bounding box: cell (0,0) has its corner at
-     * (grid_x, grid_y). Finer as the walls get more (about two cells a
-     * wall), so that a ball is handed the walls near it and not all. */
-    double cell, grid_x, grid_y;
-    int cols, rows;
-    uint32_t *cell_start; /* cols*rows + 1 offsets into items */
-    uint32_t *items;      /* wall indices by cell */
-    size_t cells_capacity, items_capacity;
+    /* Wall indices by cell, over the walls' bounding box. Finer as the
+     * walls get more (about two cells a wall), so that a ball is handed
+     * the walls near it and not all. */
+    bp_grid grid;
 
     bp_wall *seen; /* the walls the set was built from, to notice changes */
     size_t seen_capacity;
@@ -98,13 +95,13 @@ bool bp_statics_prepare(bp_world *world);
 size_t bp_statics_query(const bp_statics *st, double x0, double y0, double x1, double y1,
                         uint32_t out[BP_WALLS_QUERY_MAX], bp_cell_box *cells);
 
-/* The walls listed in cell (cx, cy): [*first, *end) of st->items. */
+/* The walls listed in cell (cx, cy): [*first, *end) of st->grid.items. */
 static inline void bp_statics_cell(const bp_statics *st, int cx, int cy, uint32_t *first,
                                    uint32_t *end)
 {
-    size_t c = (size_t)cy * (size_t)st->cols + (size_t)cx;
-    *first = st->cell_start[c];
-    *end = st->cell_start[c + 1];
+    size_t c = (size_t)cy * (size_t)st->grid.shape.cols + (size_t)cx;
+    *first = st->grid.start[c];
+    *end = st->grid.start[c + 1];
 }
 
 #endif

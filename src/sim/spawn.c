@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "grid.h"
 #include "rng.h"
 
 /* Tries per ball before we call the arena full. Random sequential placement
@@ -21,8 +22,7 @@ static double segment_distance(const bp_wall *w, double x, double y)
 }
 
 typedef struct placement_grid {
-    double cell;
-    int cols, rows;
+    bp_grid_shape shape;
     int32_t *head; /* first ball index in each cell, -1 if none */
     int32_t *next; /* next ball index in the same cell */
 } placement_grid;
@@ -33,15 +33,16 @@ static bool fits(const bp_world *world, const placement_grid *g, double x, doubl
     for (size_t k = 0; k < world->wall_count; k++)
         if (segment_distance(&world->walls[k], x, y) < r + world->walls[k].r)
             return false;
-    int reach = (int)ceil((r + r_max) / g->cell);
-    int cx = (int)(x / g->cell), cy = (int)(y / g->cell);
+    const bp_grid_shape *s = &g->shape;
+    int reach = (int)ceil((r + r_max) / s->cell);
+    int cx = bp_grid_col(s, x), cy = bp_grid_row(s, y);
     for (int yy = cy - reach; yy <= cy + reach; yy++) {
-        if (yy < 0 || yy >= g->rows)
+        if (yy < 0 || yy >= s->rows)
             continue;
         for (int xx = cx - reach; xx <= cx + reach; xx++) {
-            if (xx < 0 || xx >= g->cols)
+            if (xx < 0 || xx >= s->cols)
                 continue;
-            for (int32_t j = g->head[yy * g->cols + xx]; j >= 0; j = g->next[j]) {
+            for (int32_t j = g->head[yy * s->cols + xx]; j >= 0; j = g->next[j]) {
                 double dx = world->x[j] - x, dy = world->y[j] - y, rr = world->r[j] + r;
                 if (dx * dx + dy * dy < rr * rr)
                     return false;
@@ -102,14 +103,10 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
         return 2;
     }
 
-    placement_grid g = {.cell = 2.0 * r_max};
-    double max_cells = 4.0 * (double)count + 4096.0;
-    if ((w / g.cell) * (h / g.cell) > max_cells)
-        g.cell = sqrt(w * h / max_cells);
-    g.cols = (int)ceil(w / g.cell);
-    g.rows = (int)ceil(h / g.cell);
-    size_t base = world->count;
-    g.head = malloc(sizeof(int32_t) * (size_t)g.cols * (size_t)g.rows);
+    placement_grid g = {.shape = bp_grid_lay(0.0, 0.0, w, h, 2.0 * r_max,
+                                             4.0 * (double)count + 4096.0)};
+    size_t base = world->count, cells = bp_grid_cells(&g.shape);
+    g.head = malloc(sizeof(int32_t) * cells);
     g.next = malloc(sizeof(int32_t) * (base + count));
     if (!g.head || !g.next) {
         free(g.head);
@@ -117,14 +114,13 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
         snprintf(err, err_size, "out of memory placing %llu balls", (unsigned long long)count);
         return 1;
     }
-    for (size_t c = 0; c < (size_t)g.cols * (size_t)g.rows; c++)
+    for (size_t c = 0; c < cells; c++)
         g.head[c] = -1;
     /* Balls already in the world are obstacles too. */
     for (size_t j = 0; j < base; j++) {
-        int cx = (int)fmin(world->x[j] / g.cell, g.cols - 1);
-        int cy = (int)fmin(world->y[j] / g.cell, g.rows - 1);
-        g.next[j] = g.head[cy * g.cols + cx];
-        g.head[cy * g.cols + cx] = (int32_t)j;
+        size_t c = bp_grid_cell_at(&g.shape, world->x[j], world->y[j]);
+        g.next[j] = g.head[c];
+        g.head[c] = (int32_t)j;
     }
 
     bp_rng rng = bp_rng_seed(seed);
@@ -147,9 +143,9 @@ int bp_spawn_random(bp_world *world, uint64_t count, double r_min, double r_max,
                 break;
             }
             size_t j = world->count - 1;
-            int cx = (int)fmin(x / g.cell, g.cols - 1), cy = (int)fmin(y / g.cell, g.rows - 1);
-            g.next[j] = g.head[cy * g.cols + cx];
-            g.head[cy * g.cols + cx] = (int32_t)j;
+            size_t c = bp_grid_cell_at(&g.shape, x, y);
+            g.next[j] = g.head[c];
+            g.head[c] = (int32_t)j;
             placed = true;
         }
         if (!placed && rc == 0) {
