@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "raycast.h"
 #include "text.h"
@@ -69,10 +70,16 @@ void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_inp
                       clamp16(h->cursor_y), 6, 200, 200, 200, 140);
 }
 
+/* A block of text lines on a dark panel just wide and tall enough for
+ * them: the lines are gathered first, then the panel and the text drawn. */
+#define BP_BOX_LINES 40
 typedef struct text_box {
     SDL_Renderer *renderer;
     bp_text *text;
-    int x, y; /* next line, in scaled pixels */
+    int x, y; /* top left of the first line, in scaled pixels */
+    int count;
+    char lines[BP_BOX_LINES][96];
+    SDL_Color colors[BP_BOX_LINES];
 } text_box;
 
 static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
@@ -80,19 +87,42 @@ static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
 
 static void line(text_box *b, Uint8 r, Uint8 g, Uint8 bl, const char *fmt, ...)
 {
-    char text[160];
+    if (b->count == BP_BOX_LINES)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    vsnprintf(b->lines[b->count], sizeof b->lines[0], fmt, ap);
     va_end(ap);
-    bp_text_add(b->text, b->renderer, b->x, b->y, text, (SDL_Color){r, g, bl, 255});
-    b->y += BP_LINE;
+    b->colors[b->count++] = (SDL_Color){r, g, bl, 255};
+}
+
+/* A gap of half a line after the lines so far. */
+static void gap(text_box *b)
+{
+    line(b, 0, 0, 0, "%s", "");
 }
 
 static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
 {
     boxRGBA(renderer, (Sint16)x, (Sint16)y, (Sint16)(x + cols * BP_GLYPH + 12),
             (Sint16)(y + rows * BP_LINE + 10), 0, 0, 0, 170);
+}
+
+/* Draws the panel round the lines, then the lines. */
+static void flush(text_box *b)
+{
+    int cols = 0;
+    for (int k = 0; k < b->count; k++) {
+        int n = (int)strlen(b->lines[k]);
+        cols = n > cols ? n : cols;
+    }
+    panel(b->renderer, b->x - 6, b->y - 6, cols, b->count);
+    int y = b->y;
+    for (int k = 0; k < b->count; k++) {
+        if (b->lines[k][0])
+            bp_text_add(b->text, b->renderer, b->x, y, b->lines[k], b->colors[k]);
+        y += b->lines[k][0] ? BP_LINE : BP_LINE / 2;
+    }
 }
 
 /* Below this width (output px at text scale 1) the HUD keeps to the
@@ -103,8 +133,7 @@ static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
 static void draw_compact_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
                              const bp_view *view, const bp_hud_stats *st)
 {
-    panel(renderer, 4, 4, 22, 6);
-    text_box b = {renderer, glyphs, 10, 10};
+    text_box b = {.renderer = renderer, .text = glyphs, .x = 10, .y = 10};
     line(&b, 255, 255, 255, "ballpit%s", view->paused ? "  PAUSED" : "");
     if (st->idle)
         line(&b, 150, 220, 160, "idle");
@@ -118,6 +147,7 @@ static void draw_compact_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_s
     else
         line(&b, 220, 220, 220, "     %5.2f %.2f %.2f", st->step_p50, st->step_p99, st->step_max);
     line(&b, 160, 200, 255, "H: help");
+    flush(&b);
 }
 
 static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
@@ -125,10 +155,8 @@ static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *
 {
     const bp_world *w = s->world;
     const bp_params *p = &w->params;
-    double ke, pe;
-    bp_world_energy(w, &ke, &pe);
-    panel(renderer, 4, 4, 34, 11);
-    text_box b = {renderer, glyphs, 10, 10};
+    bp_energy e = bp_world_get_energy(w);
+    text_box b = {.renderer = renderer, .text = glyphs, .x = 10, .y = 10};
     const char *state = view->paused ? "  PAUSED" : "";
     line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
     if (st->idle)
@@ -144,12 +172,13 @@ static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *
         line(&b, 220, 220, 220, "step ms %.2f p99 %.2f max %.2f", st->step_p50, st->step_p99,
              st->step_max);
     line(&b, 220, 220, 220, "energy (mass px^2/s^2):");
-    line(&b, 220, 220, 220, " kinetic %.4g", ke);
-    line(&b, 220, 220, 220, " potential %.4g", pe);
+    line(&b, 220, 220, 220, " kinetic %.4g  spin %.4g", e.kinetic, e.rotational);
+    line(&b, 220, 220, 220, " potential %.4g  total %.4g", e.potential, e.total);
     line(&b, 220, 220, 220, "g %g px/s^2  hz %g", p->gravity, p->hz);
     line(&b, 220, 220, 220, "e %.2f  mu %.2f  roll %.3g  drag %g/s", p->restitution, p->friction,
          p->rolling, p->drag);
     line(&b, 160, 200, 255, "H or F1: help");
+    flush(&b);
 }
 
 static const char *const help_lines[] = {
@@ -192,16 +221,14 @@ static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int he
 {
     int cols = 52, rows = BP_HELP_LINES + 3;
     int x = (width - cols * BP_GLYPH) / 2, y = (height - rows * BP_LINE) / 2;
-    x = x < 0 ? 0 : x;
-    y = y < 0 ? 0 : y;
-    panel(renderer, x - 6, y - 6, cols, rows);
-    text_box b = {renderer, glyphs, x, y};
+    text_box b = {.renderer = renderer, .text = glyphs, .x = x < 6 ? 6 : x, .y = y < 6 ? 6 : y};
     line(&b, 255, 255, 255, "ballpit keys");
-    b.y += BP_LINE / 2;
+    gap(&b);
     for (int k = 0; k < BP_HELP_LINES; k++)
         line(&b, 220, 220, 220, "%s", help_lines[k]);
     if (replaying)
         line(&b, 255, 200, 120, "replaying: only view keys act");
+    flush(&b);
 }
 
 void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
@@ -227,9 +254,9 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
     if (stats->message) {
         int cols = (int)SDL_strlen(stats->message);
         int x = (out_w / scale - cols * BP_GLYPH) / 2, y = out_h / scale - 3 * BP_LINE;
-        panel(renderer, x - 6, y - 5, cols, 1);
-        text_box b = {renderer, glyphs, x, y};
+        text_box b = {.renderer = renderer, .text = glyphs, .x = x, .y = y};
         line(&b, 255, 240, 200, "%s", stats->message);
+        flush(&b);
         bp_text_flush(glyphs, renderer);
     }
     if (view->show_help) {
