@@ -20,6 +20,7 @@
 typedef struct bp_solver bp_solver;
 typedef struct bp_statics bp_statics;
 typedef struct bp_sweep bp_sweep;
+typedef struct bp_scratch bp_scratch;
 
 typedef struct bp_world {
     bp_params params;
@@ -62,7 +63,8 @@ typedef struct bp_world {
     int threads;    /* worker threads for the step (results never depend on it) */
     bp_solver *solver;
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
-    bp_sweep *sweep;     /* scratch of the fast-ball sweep (sweep.h) */
+    bp_sweep *sweep;     /* the fast-ball sweep's per-ball state and grid (sweep.h) */
+    bp_scratch *scratch; /* memory that lives within one step (scratch.h) */
     const volatile int *stop; /* non-NULL: the step returns early, unfinished, once *stop != 0 */
 } bp_world;
 

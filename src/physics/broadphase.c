@@ -18,25 +18,26 @@ void bp_broadphase_free(bp_broadphase *bp)
     for (size_t s = 0; bp->lists && s <= bp->strips_capacity; s++)
         free(bp->lists[s].pairs);
     free(bp->lists);
-    free(bp->strip_first);
-    free(bp->busy);
+    bp_scratch_destroy(bp->own_scratch);
     free(bp->cell_start);
     free(bp->items);
     free(bp->ball_cell);
     free(bp->cell_awake);
     free(bp->strip_row_awake);
     free(bp->strip_awake);
-    free(bp->piece_strip_awake);
-    free(bp->woken_mark);
     free(bp->marked_cells);
-    free(bp->pairs);
     free(bp->big);
-    free(bp->moves);
-    free(bp->arrivals);
-    free(bp->mended);
     *bp = (bp_broadphase){0};
 }
 
+/* The arena of this round: the one given, or else the broad phase's own,
+ * made on first use. NULL when memory runs out. */
+static bp_scratch *scratch_of(bp_broadphase *bp)
+{
+    if (!bp->scratch)
+        bp->scratch = bp->own_scratch = bp_scratch_create();
+    return bp->scratch;
+}
 
 static int strip_count(const bp_broadphase *bp)
 {
@@ -157,6 +158,12 @@ static inline void mark_awake(bp_broadphase *bp, uint32_t cell)
  * cell. */
 #define BP_SORT_AWAKE_PART 4
 
+/* Most balls that may change cell while the sort is kept. */
+static size_t most_moves(size_t n)
+{
+    return n / BP_SORT_MEND_PART + BP_SORT_MAX_MOVES;
+}
+
 /* Plans ball i's move from its sorted cell to cell now, and files now as
  * its cell, so that it is not found again; false when too many balls
  * moved (the sort then makes every ball's cell again) or memory ran out. */
@@ -164,9 +171,7 @@ static bool plan_move(bp_broadphase *bp, size_t n, uint32_t i, uint32_t now, siz
 {
     uint32_t was = bp->ball_cell[i];
     *crossed += now > was ? now - was : was - now;
-    if (bp->move_count >= n / BP_SORT_MEND_PART + BP_SORT_MAX_MOVES ||
-        !bp_reserve((void **)&bp->moves, &bp->moves_capacity, bp->move_count + 1,
-                    sizeof(bp_cell_move)))
+    if (bp->move_count >= most_moves(n))
         return false;
     bp->moves[bp->move_count++] = (bp_cell_move){i, was};
     bp->ball_cell[i] = now;
@@ -192,12 +197,13 @@ static int compare_u64(const void *a, const void *b)
 static bool mend_cells(bp_broadphase *bp, size_t n)
 {
     size_t count = bp->move_count;
-    if (!bp_reserve((void **)&bp->arrivals, &bp->arrivals_capacity, 2 * count, sizeof(uint64_t)) ||
-        !bp_reserve((void **)&bp->mended, &bp->mended_capacity, n, sizeof(uint32_t)))
+    uint64_t *arrivals = bp_scratch_alloc(bp->scratch, 2 * count, sizeof(uint64_t));
+    uint32_t *mended = bp_scratch_alloc(bp->scratch, n, sizeof(uint32_t));
+    if (!arrivals || !mended)
         return false;
     /* Keys cell << 32 | ball, each list in order: where balls join, and
      * where they leave. */
-    uint64_t *join = bp->arrivals, *leave = bp->arrivals + count;
+    uint64_t *join = arrivals, *leave = arrivals + count;
     for (size_t k = 0; k < count; k++) {
         uint32_t i = bp->moves[k].ball;
         join[k] = (uint64_t)bp->ball_cell[i] << 32 | i;
@@ -205,7 +211,7 @@ static bool mend_cells(bp_broadphase *bp, size_t n)
     }
     qsort(join, count, sizeof(uint64_t), compare_u64);
     qsort(leave, count, sizeof(uint64_t), compare_u64);
-    uint32_t *items = bp->items, *start = bp->cell_start, *out = bp->mended;
+    uint32_t *items = bp->items, *start = bp->cell_start, *out = mended;
     size_t j = 0, l = 0, w = 0;
     uint32_t join_cell = (uint32_t)(join[0] >> 32), leave_cell = (uint32_t)(leave[0] >> 32);
     uint32_t c = join_cell < leave_cell ? join_cell : leave_cell;
@@ -296,6 +302,9 @@ static bool sort_still_holds(bp_broadphase *bp, const bp_world *world)
     double inv_cell = 1.0 / bp->shape.cell;
     size_t crossed = 0;
     bp->move_count = 0;
+    bp->moves = bp_scratch_alloc(bp->scratch, most_moves(n), sizeof(bp_cell_move));
+    if (!bp->moves)
+        return false;
     for (size_t k = 0; k < bp->marked_count; k++) {
         uint32_t c = bp->marked_cells[k];
         for (uint32_t s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
@@ -368,12 +377,15 @@ typedef struct counting_job {
     int pieces;
     uint32_t first_row[BP_WORKERS_MAX_PIECES + 1];
     size_t marked[BP_WORKERS_MAX_PIECES]; /* cells each piece marked awake */
+    /* strip_awake of the pieces after the first, each its own cache lines */
+    uint8_t *piece_strip_awake;
+    size_t piece_stride;
 } counting_job;
 
-static uint8_t *piece_strip_awake(const bp_broadphase *bp, int piece)
+static uint8_t *piece_strip_awake(const counting_job *job, int piece)
 {
-    return piece == 0 ? bp->strip_awake
-                      : bp->piece_strip_awake + (size_t)(piece - 1) * (strip_count(bp) + 1u);
+    return piece == 0 ? job->bp->strip_awake
+                      : job->piece_strip_awake + (size_t)(piece - 1) * job->piece_stride;
 }
 
 static void counting_piece(void *context, int piece)
@@ -390,7 +402,7 @@ static void counting_piece(void *context, int piece)
      * marked: their pairs are not the cells'. */
     uint32_t extra = (uint32_t)bp->shape.cols * (uint32_t)bp->shape.rows;
     span += piece == job->pieces - 1;
-    uint8_t *strip_awake = piece_strip_awake(bp, piece);
+    uint8_t *strip_awake = piece_strip_awake(job, piece);
     memset(start + c0, 0, span * sizeof *start);
     memset(bp->cell_awake + c0, 0, span);
     memset(bp->strip_row_awake + rows_before * strips, 0, rows * strips);
@@ -452,12 +464,14 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
     counting_job counting = {.bp = bp, .world = world, .pieces = bp_workers_count(workers)};
     if (counting.pieces > BP_WORKERS_MAX_PIECES)
         counting.pieces = BP_WORKERS_MAX_PIECES;
+    counting.piece_stride = (strips + 1 + BP_SCRATCH_ALIGN - 1) / BP_SCRATCH_ALIGN * BP_SCRATCH_ALIGN;
+    counting.piece_strip_awake =
+        bp_scratch_alloc(bp->scratch, (size_t)counting.pieces - 1, counting.piece_stride);
     if (!bp_reserve((void **)&bp->items, &bp->items_capacity, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&bp->ball_cell, &bp->ball_cell_capacity, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&bp->marked_cells, &bp->marked_capacity, (n > cells ? n : cells) + 1,
                     sizeof(uint32_t)) ||
-        !bp_reserve((void **)&bp->piece_strip_awake, &bp->piece_strip_awake_capacity,
-                    (size_t)counting.pieces * (strips + 1), sizeof(uint8_t)))
+        !counting.piece_strip_awake)
         return false;
 
     cells_job job = {bp, world,
@@ -482,7 +496,7 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
                 bp->marked_cells + (size_t)counting.first_row[p] * cols,
                 counting.marked[p] * sizeof(uint32_t));
         bp->marked_count += counting.marked[p];
-        const uint8_t *awake = piece_strip_awake(bp, p);
+        const uint8_t *awake = piece_strip_awake(&counting, p);
         for (size_t s = 0; p > 0 && s <= strips; s++)
             bp->strip_awake[s] |= awake[s];
     }
@@ -614,6 +628,11 @@ bool bp_broadphase_find_pairs(bp_broadphase *bp, const bp_world *world, double m
 bool bp_broadphase_sort(bp_broadphase *bp, const bp_world *world, double margin,
                         bp_workers *workers)
 {
+    if (!scratch_of(bp))
+        return false;
+    /* A round begins: the last round's arrays in an arena of its own are done with. */
+    if (bp->own_scratch)
+        bp_scratch_reset(bp->own_scratch);
     return layout_grid(bp, world, margin) && sort_into_cells(bp, world, workers);
 }
 
@@ -895,14 +914,16 @@ static bool concatenate_strips(bp_broadphase *bp, bp_workers *workers)
             return false;
         total += bp->lists[s].count;
     }
-    if (!bp_reserve((void **)&bp->pairs, &bp->pair_capacity, total + 1, sizeof(bp_pair)))
+    bp->pairs = bp_scratch_alloc(bp->scratch, total + 1, sizeof(bp_pair));
+    if (!bp->pairs)
         return false;
     for (int j = 0; j <= strips; j++) {
         bp->strip_first[j] = bp->pair_count;
         bp->pair_count += bp->lists[j < strips ? strip_of_slot(bp, j) : strips].count;
     }
     bp->strip_first[strips + 1] = bp->pair_count;
-    if (!bp_reserve((void **)&bp->busy, &bp->busy_capacity, (size_t)strips + 2, sizeof(int)))
+    bp->busy = bp_scratch_alloc(bp->scratch, (size_t)strips + 2, sizeof(int));
+    if (!bp->busy)
         return false;
     int busy = 0;
     for (int j = 0; j <= strips; j++) {
@@ -923,8 +944,10 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
 {
     bp->pair_count = 0;
     int strips = strip_count(bp);
+    if (!scratch_of(bp))
+        return false;
     if ((size_t)strips > bp->strips_capacity || !bp->lists) {
-        /* A list per strip and one for the big slot; its first pair, and the end. */
+        /* A list per strip and one for the big slot. */
         bp_strip_list *lists = realloc(bp->lists, ((size_t)strips + 1) * sizeof *lists);
         if (!lists)
             return false;
@@ -932,12 +955,12 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
         bp->lists = lists;
         for (size_t s = had; s <= (size_t)strips; s++)
             bp->lists[s] = (bp_strip_list){0};
-        size_t *first = realloc(bp->strip_first, ((size_t)strips + 2) * sizeof *first);
-        if (!first)
-            return false;
-        bp->strip_first = first;
         bp->strips_capacity = (size_t)strips;
     }
+    /* Each slot's first pair, and the end. */
+    bp->strip_first = bp_scratch_alloc(bp->scratch, (size_t)strips + 2, sizeof(size_t));
+    if (!bp->strip_first)
+        return false;
     bp->strips = strips;
     bp->even_strips = (strips + 1) / 2;
 
@@ -957,13 +980,14 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
 bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
                              const uint32_t *woken, size_t count, bp_workers *workers)
 {
-    size_t had = bp->woken_mark_capacity;
-    if (!bp_reserve((void **)&bp->woken_mark, &bp->woken_mark_capacity, world->count + 1,
-                    sizeof(uint8_t)))
+    /* Per ball: 1 for a woken ball. */
+    uint8_t *woken_mark = scratch_of(bp) ? bp_scratch_alloc(bp->scratch, world->count + 1, 1)
+                                         : NULL;
+    if (!woken_mark)
         return false;
-    memset(bp->woken_mark + had, 0, bp->woken_mark_capacity - had);
+    memset(woken_mark, 0, world->count + 1);
     for (size_t k = 0; k < count; k++)
-        bp->woken_mark[woken[k]] = 1;
+        woken_mark[woken[k]] = 1;
     bool ok = true;
     int cols = bp->shape.cols, rows = bp->shape.rows;
     uint32_t extra = (uint32_t)cols * (uint32_t)rows;
@@ -993,7 +1017,7 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
                     /* Pairs with balls awake all along are listed; two
                      * woken ones are paired once. */
                     bool missing = (world->flags[b] & BP_BALL_ASLEEP) ||
-                                   (bp->woken_mark[b] && b > w);
+                                   (woken_mark[b] && b > w);
                     if (!missing || !near(world, w, b, margin))
                         continue;
                     if (!bp_reserve((void **)&list->pairs, &list->capacity, list->count + 1,
@@ -1007,7 +1031,7 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
         /* The big balls are in no cell: each is looked at. */
         for (size_t j = 0; j < bp->big_count && ok; j++) {
             uint32_t b = bp->big[j];
-            bool missing = (world->flags[b] & BP_BALL_ASLEEP) || (bp->woken_mark[b] && b > w);
+            bool missing = (world->flags[b] & BP_BALL_ASLEEP) || (woken_mark[b] && b > w);
             if (b == w || !missing || !near(world, w, b, margin))
                 continue;
             ok = bp_reserve((void **)&big_list->pairs, &big_list->capacity, big_list->count + 1,
@@ -1016,7 +1040,5 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
                 big_list->pairs[big_list->count++] = (bp_pair){w, b};
         }
     }
-    for (size_t k = 0; k < count; k++)
-        bp->woken_mark[woken[k]] = 0;
     return ok && concatenate_strips(bp, workers);
 }

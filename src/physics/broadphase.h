@@ -9,6 +9,7 @@
 
 #include "bodies.h"
 #include "grid.h"
+#include "scratch.h"
 #include "workers.h"
 
 typedef struct bp_pair {
@@ -20,7 +21,17 @@ typedef struct bp_cell_move {
     uint32_t ball, from;
 } bp_cell_move;
 
+/* What the broad phase keeps from one step to the next: the grid as last
+ * sorted (a settled world is not sorted again) and the big balls. What
+ * lives within one round of sorting and pairing (the pair list, the moves
+ * that mend the sort) comes from the scratch arena. */
 typedef struct bp_broadphase {
+    /* The arena the round's arrays come from: the world's, set by the
+     * solver. NULL: the broad phase makes one of its own (own_scratch,
+     * freed with it) and resets it at each sort, for callers outside a
+     * step. */
+    bp_scratch *scratch;
+    bp_scratch *own_scratch;
     bp_grid_shape shape;      /* over the arena, cells of the smaller balls' reach */
     double r_max;             /* largest radius, px */
     uint32_t *cell_start;     /* cols*rows + 1 offsets into items */
@@ -38,21 +49,12 @@ typedef struct bp_broadphase {
     uint64_t sorted_layout;
     size_t sorted_count;
     double sorted_cell;
-    uint8_t *woken_mark;      /* per ball, while adding woken balls' pairs */
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
     uint8_t *strip_awake;     /* per strip: some row of it is marked in strip_row_awake */
-    size_t strip_row_awake_capacity, woken_mark_capacity, strip_awake_capacity;
-    uint8_t *piece_strip_awake; /* strip_awake of the sort's pieces after the first */
-    size_t piece_strip_awake_capacity;
-    /* Scratch of keeping the sort: the balls that changed cell, and for
-     * mending the grid in one pass where they join and leave, and a run of
-     * items. */
+    size_t strip_row_awake_capacity, strip_awake_capacity;
+    /* Scratch of keeping the sort: the balls that changed cell. */
     bp_cell_move *moves;
-    size_t move_count, moves_capacity;
-    uint64_t *arrivals;
-    size_t arrivals_capacity;
-    uint32_t *mended;
-    size_t mended_capacity;
+    size_t move_count;
 
     /* Big balls. When a few balls (1 to BP_BIG_MAX) are more than twice as
      * wide as every other, the grid's cells are cut for the others, and
@@ -74,26 +76,30 @@ typedef struct bp_broadphase {
      * next to nothing. Off for callers that want every pair. */
     bool awake_pairs_only;
 
-    bp_pair *pairs;           /* candidate contacts, in strip order (below) */
-    size_t pair_count, pair_capacity;
+    bp_pair *pairs;           /* candidate contacts, in strip order (below);
+                                 scratch, valid until the arena's reset */
+    size_t pair_count;
 
     /* Pairs are grouped by strips of BP_STRIP_COLS cell columns, each strip
      * walked from the floor row up; the even strips come first, then the
      * odd ones. Two strips of the same parity share no ball, so a pass can
      * run them in parallel and still meet every pair in the same order as
      * one thread would. Slot j (0 .. strips-1) is the j-th strip of that
-     * order; its pairs are [strip_first[j], strip_first[j+1]). */
+     * order; its pairs are [strip_first[j], strip_first[j+1]) (scratch, as
+     * pairs). */
     int strips, even_strips;
     size_t *strip_first;
     /* The slots that hold pairs: the even strips' (busy_even of them),
      * then the odd strips' (busy_odd), then the big slot if it has any
      * (busy_big, 0 or 1). Jobs over the strips of a parity take these, so
      * that the empty strips of a pile at rest cost no hand-over between
-     * threads. */
+     * threads. Scratch, as pairs. */
     int *busy;
     int busy_even, busy_odd, busy_big;
-    size_t busy_capacity;
-    struct bp_strip_list *lists; /* per strip, while pairing */
+    /* Per strip, while pairing. Each strip's list is grown by the worker
+     * that pairs the strip, so the lists are kept from step to step rather
+     * than taken from the arena, which only the stepping thread uses. */
+    struct bp_strip_list *lists;
     size_t strips_capacity;
 } bp_broadphase;
 

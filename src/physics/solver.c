@@ -28,6 +28,7 @@
 #include "broadphase.h"
 #include "collide.h"
 #include "grow.h"
+#include "scratch.h"
 #include "sleep.h"
 #include "support.h"
 #include "walls.h"
@@ -86,25 +87,21 @@ struct bp_solver {
     bool starts_valid;         /* start_x/y hold for the world's layout ... */
     uint64_t starts_layout;    /* ... of this stamp */
     bool supported_valid;      /* support.supported is this step's */
-    int8_t *moved_in_pass;  /* per ball: the clean-up pass that last pushed it */
-    size_t moved_in_pass_capacity;
+    /* Grown by the workers that fill them, so kept from step to step
+     * rather than taken from the scratch arena. */
     moved_list *moved;      /* per strip slot: the balls a clean-up pass pushed */
     size_t moved_lists;
-    uint32_t *side_balls;   /* this step's balls near a side (list_side_balls) */
-    size_t side_count, side_capacity;
-    uint32_t *woken;        /* the sleepers woken on contact this step; then
-                               the balls ready to sleep (bp_sleep_update) */
-    size_t woken_capacity;
     bp_workers *workers;  /* NULL: the caller does all the work */
+    /* The rest is the substep's, from the world's scratch arena (scratch.h):
+     * valid within one bp_solver_resolve. */
+    uint32_t *side_balls;   /* the balls near a side (list_side_balls) */
+    size_t side_count;
     /* Where each ball was, and its flags, when the pairs were listed; and
      * the pairs the list misses (find_missed_pairs). */
     double *listed_x, *listed_y;
-    uint8_t *listed_flags, *far_mover;
-    size_t listed_x_capacity, listed_y_capacity, listed_flags_capacity, far_mover_capacity;
+    uint8_t *listed_flags;
     bp_pair *missed;
-    size_t missed_count, missed_capacity;
-    uint32_t *movers, *around;
-    size_t movers_capacity, around_capacity;
+    size_t missed_count, missed_room;
 };
 
 bp_solver *bp_solver_create(void)
@@ -120,19 +117,9 @@ void bp_solver_destroy(bp_solver *solver)
     bp_support_free(&solver->support);
     free(solver->start_x);
     free(solver->start_y);
-    free(solver->moved_in_pass);
     for (size_t k = 0; k < solver->moved_lists; k++)
         free(solver->moved[k].balls);
     free(solver->moved);
-    free(solver->side_balls);
-    free(solver->woken);
-    free(solver->listed_x);
-    free(solver->listed_y);
-    free(solver->listed_flags);
-    free(solver->far_mover);
-    free(solver->missed);
-    free(solver->movers);
-    free(solver->around);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -350,8 +337,8 @@ static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
 static bool list_side_balls(bp_solver *solver, const bp_world *world, double list_margin)
 {
     size_t n = world->count;
-    if (!bp_reserve((void **)&solver->side_balls, &solver->side_capacity, n + 1,
-                    sizeof(uint32_t)))
+    solver->side_balls = bp_scratch_alloc(world->scratch, n + 1, sizeof(uint32_t));
+    if (!solver->side_balls)
         return false;
     size_t count = 0;
     if (world->wall_count > 0) {
@@ -614,8 +601,8 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
     const bp_broadphase *bp = &solver->broadphase;
     /* One list per strip, one for the big slot and one for the missed pairs. */
     size_t balls = world->count, slots = (size_t)bp->strips + 2;
-    if (!bp_reserve((void **)&solver->moved_in_pass, &solver->moved_in_pass_capacity, balls + 1,
-                    sizeof(int8_t)))
+    int8_t *moved_in_pass = bp_scratch_alloc(world->scratch, balls + 1, sizeof(int8_t));
+    if (!moved_in_pass)
         return false;
     if (slots > solver->moved_lists) {
         moved_list *lists = realloc(solver->moved, slots * sizeof *lists);
@@ -626,12 +613,12 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         solver->moved = lists;
         solver->moved_lists = slots;
     }
-    memset(solver->moved_in_pass, BP_NEVER_MOVED, balls);
+    memset(moved_in_pass, BP_NEVER_MOVED, balls);
     cleanup_job job = {.world = world,
                        .pairs = bp->pairs,
                        .slot_first = bp->strip_first,
                        .busy = bp->busy,
-                       .moved_in_pass = solver->moved_in_pass,
+                       .moved_in_pass = moved_in_pass,
                        .moved = solver->moved,
                        .rest_speed = rest_speed,
                        .wake_overlap = wake_overlap};
@@ -737,11 +724,10 @@ static void copy_centres(bp_workers *workers, const bp_world *world, double *x, 
 static bool note_listed(bp_solver *solver, const bp_world *world)
 {
     size_t n = world->count;
-    if (!bp_reserve((void **)&solver->listed_x, &solver->listed_x_capacity, n + 1,
-                    sizeof(double)) ||
-        !bp_reserve((void **)&solver->listed_y, &solver->listed_y_capacity, n + 1,
-                    sizeof(double)) ||
-        !bp_reserve((void **)&solver->listed_flags, &solver->listed_flags_capacity, n + 1, 1))
+    solver->listed_x = bp_scratch_alloc(world->scratch, n + 1, sizeof(double));
+    solver->listed_y = bp_scratch_alloc(world->scratch, n + 1, sizeof(double));
+    solver->listed_flags = bp_scratch_alloc(world->scratch, n + 1, 1);
+    if (!solver->listed_x || !solver->listed_y || !solver->listed_flags)
         return false;
     /* Sleepers stand where they fell asleep, which start_x/y hold: only the
      * balls awake need noting (a world at rest is nearly all sleepers). */
@@ -781,8 +767,8 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
     double touch = world->r[m] + world->r[b] + BP_CONTACT_MARGIN;
     if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
         return true;
-    if (!bp_reserve((void **)&solver->missed, &solver->missed_capacity, solver->missed_count + 1,
-                    sizeof(bp_pair)))
+    if (!bp_scratch_reserve(world->scratch, (void **)&solver->missed, &solver->missed_room,
+                            solver->missed_count, solver->missed_count + 1, sizeof(bp_pair)))
         return false;
     solver->missed[solver->missed_count++] = (bp_pair){m, b};
     return true;
@@ -808,13 +794,11 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     size_t n = world->count;
     double half = 0.5 * (list_margin - BP_CONTACT_MARGIN), half2 = half * half, farthest2 = 0.0;
     size_t movers = 0;
-    solver->missed_count = 0;
-    size_t had = solver->far_mover_capacity;
-    if (!bp_reserve((void **)&solver->far_mover, &solver->far_mover_capacity, n + 1, 1) ||
-        !bp_reserve((void **)&solver->movers, &solver->movers_capacity, n + 1,
-                    sizeof(uint32_t)))
+    solver->missed = NULL;
+    solver->missed_count = solver->missed_room = 0;
+    uint32_t *mover = bp_scratch_alloc(world->scratch, n + 1, sizeof(uint32_t));
+    if (!mover)
         return false;
-    memset(solver->far_mover + had, 0, solver->far_mover_capacity - had);
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
         double lx, ly;
         listed_at(solver, i, &lx, &ly);
@@ -822,12 +806,19 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
         double d2 = dx * dx + dy * dy;
         farthest2 = d2 > farthest2 ? d2 : farthest2;
         if (d2 >= half2)
-            solver->movers[movers++] = (uint32_t)i;
+            mover[movers++] = (uint32_t)i;
     }
     if (movers == 0)
         return true;
+    /* Per ball: 1 for a mover. Few balls move far, most steps none. */
+    uint8_t *far_mover = bp_scratch_alloc(world->scratch, n + 1, 1);
+    size_t around_room = 64;
+    uint32_t *around = bp_scratch_alloc(world->scratch, around_room, sizeof(uint32_t));
+    if (!far_mover || !around)
+        return false;
+    memset(far_mover, 0, n + 1);
     for (size_t k = 0; k < movers; k++)
-        solver->far_mover[solver->movers[k]] = 1;
+        far_mover[mover[k]] = 1;
     /* Each ball is filed where it was listed, at most this far from where
      * it is. The big balls are in no cell (broadphase.h): they are looked
      * at one by one. */
@@ -835,32 +826,29 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     double beyond = bp->small_r + BP_CONTACT_MARGIN + sqrt(farthest2);
     bool ok = true;
     for (size_t k = 0; k < movers && ok; k++) {
-        uint32_t m = solver->movers[k];
+        uint32_t m = mover[k];
         for (size_t j = 0; j < bp->big_count && ok; j++) {
             uint32_t b = bp->big[j];
-            if (b != m && !(solver->far_mover[b] && b < m))
+            if (b != m && !(far_mover[b] && b < m))
                 ok = note_missed(solver, world, m, b, list_margin);
         }
         size_t found;
         double reach = world->r[m] + beyond;
-        while ((found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach,
-                                                   solver->around, solver->around_capacity)) >
-               solver->around_capacity)
-            if (!bp_reserve((void **)&solver->around, &solver->around_capacity, found,
-                            sizeof(uint32_t))) {
+        while ((found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach, around,
+                                                   around_room)) > around_room)
+            if (!bp_scratch_reserve(world->scratch, (void **)&around, &around_room, 0, found,
+                                    sizeof(uint32_t))) {
                 ok = false;
                 break;
             }
         for (size_t c = 0; c < found && ok; c++) {
-            uint32_t b = solver->around[c];
+            uint32_t b = around[c];
             /* Two movers find each other: the lower index keeps the pair. */
-            if (b == m || (solver->far_mover[b] && b < m))
+            if (b == m || (far_mover[b] && b < m))
                 continue;
             ok = note_missed(solver, world, m, b, list_margin);
         }
     }
-    for (size_t k = 0; k < movers; k++)
-        solver->far_mover[solver->movers[k]] = 0;
     return ok;
 }
 
@@ -878,6 +866,10 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     if (all_asleep(world))
         return true;
     bp->awake_pairs_only = true;
+    /* The broad phase's and the supported pass's arrays of the round come
+     * from the world's arena. */
+    bp->scratch = world->scratch;
+    solver->support.scratch = world->scratch;
     update_workers(solver, world);
     double r_min = world->r_min;
     double list_margin = fmax(BP_CONTACT_MARGIN, BP_LIST_MARGIN_OVER_R * r_min);
@@ -912,16 +904,17 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     /* A sleeper woken now moves in the passes below: it needs its pairs
      * with the sleepers around it, which the list left out. */
     if (gravity) {
-        if (!bp_reserve((void **)&solver->woken, &solver->woken_capacity, world->count + 1,
-                        sizeof(uint32_t)))
+        uint32_t *woken_balls = bp_scratch_alloc(world->scratch, world->count + 1,
+                                                 sizeof(uint32_t));
+        if (!woken_balls)
             return false;
         size_t woken = bp_sleep_wake_on_contact(world, bp->pairs, bp->pair_count, &rules,
-                                                solver->woken);
-        if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, solver->woken, woken,
+                                                woken_balls);
+        if (woken > 0 && !bp_broadphase_add_woken(bp, world, list_margin, woken_balls, woken,
                                                    solver->workers))
             return false;
         for (size_t k = 0; k < woken; k++) { /* its pairs are listed now */
-            uint32_t i = solver->woken[k];
+            uint32_t i = woken_balls[k];
             solver->listed_flags[i] &= (uint8_t)~BP_BALL_ASLEEP;
             solver->listed_x[i] = world->x[i];
             solver->listed_y[i] = world->y[i];
@@ -977,12 +970,11 @@ void bp_solver_end_step(bp_world *world)
     if (!solver->supported_valid || world->params.gravity == 0.0)
         return;
     /* Out of memory, no ball falls asleep this step: it waits a step. */
-    if (!bp_reserve((void **)&solver->woken, &solver->woken_capacity, world->count + 1,
-                    sizeof(uint32_t)))
+    uint32_t *ready = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint32_t));
+    if (!ready)
         return;
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);
-    bp_sleep_update(world, &solver->support, solver->start_x, solver->start_y, &rules,
-                    solver->woken);
+    bp_sleep_update(world, &solver->support, solver->start_x, solver->start_y, &rules, ready);
 }
 
 double bp_solver_max_overlap(const bp_world *world)
@@ -990,6 +982,7 @@ double bp_solver_max_overlap(const bp_world *world)
     bp_broadphase scratch = {0};
     double deepest = 0.0;
     if (!bp_broadphase_find_pairs(&scratch, world, 0.0)) {
+        bp_broadphase_free(&scratch);
         /* Without memory for a grid, fall back to checking every pair. */
         for (size_t a = 0; a < world->count; a++)
             for (size_t b = a + 1; b < world->count; b++) {

@@ -21,6 +21,7 @@
 
 #include "arena.h"
 #include "detmath.h"
+#include "scratch.h"
 #include "solver.h"
 #include "sweep.h"
 #include "validate.h"
@@ -152,6 +153,8 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
         .pieces = bp_workers_pieces(bp_workers_count(workers), BP_MAX_PIECES),
     };
     world->statics->anchors_valid = false; /* set again once every ball moved */
+    /* What the sweep and the solver allocate is this substep's alone. */
+    bp_scratch_mark mark = bp_scratch_mark_now(world->scratch);
     bp_workers_run(workers, move_piece, &job, job.pieces);
     double r_max = 0.0;
     size_t held = 0;
@@ -163,7 +166,9 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
      * impacts), so the step goes on either way. */
     (void)bp_sweep_run(world, held, dt, r_max, job.rest_speed, workers);
     world->statics->anchors_valid = world->wall_count > 0;
-    return bp_solver_resolve(world, job.rest_speed, last);
+    bool ok = bp_solver_resolve(world, job.rest_speed, last);
+    bp_scratch_release(world->scratch, mark);
+    return ok;
 }
 
 /* Puts back inside every ball awake whose centre the passes left outside
@@ -202,6 +207,8 @@ bool bp_world_step(bp_world *world)
 {
     BP_WORLD_VALIDATE(world);
     double dt = 1.0 / world->params.hz;
+    /* Nothing allocated in the last step is in use: its memory is this one's. */
+    bp_scratch_reset(world->scratch);
     bp_workers *workers = bp_solver_workers(world);
     int k = substeps_for(world, dt, workers);
     /* Walls and ball count do not change within a step: prepare once. */

@@ -59,17 +59,12 @@ void bp_support_free(bp_support *s)
     free(s->slot);
     free(s->in_visit);
     free(s->order);
-    free(s->bin_start);
     free(s->first);
     free(s->near);
-    free(s->edges);
-    free(s->settled);
     free(s->supported);
     free(s->anchor);
     free(s->degree);
-    free(s->edge_count);
-    free(s->spare_edges);
-    free(s->pair_state);
+    bp_scratch_destroy(s->own_scratch);
     free(s->whole);
     *s = (bp_support){0};
 }
@@ -95,14 +90,15 @@ static bool reserve_all(bp_support *s, size_t balls, size_t bins, size_t pairs, 
             s->slot[k] = UINT32_MAX;
         s->ball_capacity = c[0];
     }
-    return bp_reserve((void **)&s->bin_start, &s->bin_capacity, bins + 1, sizeof(uint32_t)) &&
-           bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
-           bp_reserve((void **)&s->edges, &s->edges_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
-           bp_reserve((void **)&s->spare_edges, &s->spare_edges_capacity, 2 * pairs + 1,
-                      sizeof(uint32_t)) &&
-           bp_reserve((void **)&s->pair_state, &s->pair_state_capacity, pairs + 1, 1) &&
-           bp_reserve((void **)&s->edge_count, &s->edge_count_capacity, (size_t)strips + 1,
-                      sizeof(size_t));
+    /* The pass's own arrays: workers write edges, spare_edges and
+     * pair_state from each strip's first pair on, edge_count at its slot. */
+    s->bin_start = bp_scratch_alloc(s->scratch, bins + 1, sizeof(uint32_t));
+    s->edges = bp_scratch_alloc(s->scratch, 2 * pairs + 1, sizeof(uint32_t));
+    s->spare_edges = bp_scratch_alloc(s->scratch, 2 * pairs + 1, sizeof(uint32_t));
+    s->pair_state = bp_scratch_alloc(s->scratch, pairs + 1, 1);
+    s->edge_count = bp_scratch_alloc(s->scratch, (size_t)strips + 1, sizeof(size_t));
+    return bp_reserve((void **)&s->near, &s->near_capacity, 2 * pairs + 1, sizeof(uint32_t)) &&
+           s->bin_start && s->edges && s->spare_edges && s->pair_state && s->edge_count;
 }
 
 /* Height above the floor, px. */
@@ -327,8 +323,8 @@ static bool list_neighbours(bp_support *s, bp_workers *workers, neighbour_job *j
 {
     s->filed_edges = edges;
     uint32_t longest = build_neighbours(s, workers, job, visits);
-    return bp_reserve((void **)&s->settled, &s->settled_capacity, (size_t)longest + 1,
-                      sizeof(uint32_t));
+    s->settled = bp_scratch_alloc(s->scratch, (size_t)longest + 1, sizeof(uint32_t));
+    return s->settled != NULL;
 }
 
 /* Ends the pass's visits: in_visit is all 0 between passes. Returns ok. */
@@ -742,6 +738,13 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     if (world->params.height / bin > max_bins)
         bin = world->params.height / max_bins;
     size_t bins = (size_t)ceil(world->params.height / bin) + 1;
+    if (!s->scratch)
+        s->scratch = s->own_scratch = bp_scratch_create();
+    if (!s->scratch)
+        return false;
+    /* The last pass's arrays in an arena of its own are done with. */
+    if (s->own_scratch)
+        bp_scratch_reset(s->own_scratch);
     if (!reserve_all(s, n, bins, bp->pair_count, bp->strips + 1))
         return false;
     size_t had = s->anchor_capacity;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "broadphase.h"
+#include "scratch.h"
 #include "workers.h"
 #include "bodies.h"
 
@@ -25,6 +26,15 @@ typedef enum bp_support_defer {
 enum { BP_SUPPORT_PAIR_APART, BP_SUPPORT_PAIR_TOUCHING, BP_SUPPORT_PAIR_DEFERRED };
 
 typedef struct bp_support {
+    /* The arena the pass's own arrays come from (bin_start, edges,
+     * spare_edges, edge_count, pair_state, settled: valid during the pass
+     * alone): the world's, set by the solver. NULL: the pass makes one of
+     * its own (own_scratch, freed with it) and resets it at each pass. The
+     * rest is kept from pass to pass: per-ball arrays that stay zero
+     * between passes, the anchors, and the neighbour lists, which
+     * bp_support_touching reads after the pass. */
+    bp_scratch *scratch;
+    bp_scratch *own_scratch;
     /* The pass visits the balls awake and those next to one (the sleepers
      * in listed pairs), and costs nothing per other ball: a settled pile
      * of 100,000 with a few balls awake visits a few. */
@@ -46,13 +56,11 @@ typedef struct bp_support {
     bp_support_defer defer;
     uint32_t *degree;       /* per ball: touching pairs found; 0 between passes */
     uint32_t *settled;      /* one ball's settled neighbours, while it settles */
-    size_t settled_capacity;
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
                                (this pass's for visited balls; every ball awake is) */
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
                                lost_support found it (UINT32_MAX: none yet) */
-    size_t ball_capacity, bin_capacity, near_capacity, edges_capacity, anchor_capacity;
-    size_t edge_count_capacity, spare_edges_capacity, pair_state_capacity;
+    size_t ball_capacity, near_capacity, anchor_capacity;
     size_t visits;          /* how many balls the last pass visited */
 } bp_support;
 

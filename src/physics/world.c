@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "scratch.h"
 #include "solver.h"
 #include "sweep.h"
 #include "walls.h"
@@ -16,7 +17,10 @@ bp_world *bp_world_new(const bp_params *params)
     world->threads = 1;
     world->r_min = INFINITY;
     world->solver = bp_solver_create();
-    if (!world->solver) {
+    world->scratch = bp_scratch_create();
+    if (!world->solver || !world->scratch) {
+        bp_solver_destroy(world->solver);
+        bp_scratch_destroy(world->scratch);
         free(world);
         return NULL;
     }
@@ -30,6 +34,7 @@ void bp_world_destroy(bp_world *world)
     bp_solver_destroy(world->solver);
     bp_statics_destroy(world->statics);
     bp_sweep_destroy(world->sweep);
+    bp_scratch_destroy(world->scratch);
     bp_bodies_release(world);
     free(world);
 }

@@ -1,5 +1,6 @@
 /* The world's life: making one owns the subsystems (solver, swept moves,
- * prepared walls) that the step drives over the ball store (bodies.h);
+ * prepared walls, the step's scratch arena) that the step drives over the
+ * ball store (bodies.h);
  * they read and write the store, never the world's life back. */
 #ifndef BP_WORLD_H
 #define BP_WORLD_H
