@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "scratch.h"
 #include "bytescan.h"
 #include "collide.h"
 #include "grid.h"
@@ -64,8 +65,13 @@ struct bp_sweep {
     uint8_t *held;    /* 1: bp_sweep_hold, for the next run */
     uint32_t step_stamp;
 
-    uint32_t *queue;
-    size_t queue_head, queue_count, queue_capacity;
+    /* The grid's cells (head, mark, cell_stamp, vbox) are kept from run to
+     * run, head and mark cleared after each; what is marked with (scratch)
+     * is one run's, from the world's scratch arena, with room for the
+     * *_room elements that run asked for so far. */
+    bp_scratch *scratch;  /* the world's, during a run */
+    uint32_t *queue;      /* scratch */
+    size_t queue_head, queue_count, queue_room;
 
     bp_grid_shape shape; /* over the arena, cells as wide as the largest ball */
     double dt, r_max, reach;
@@ -74,22 +80,19 @@ struct bp_sweep {
     uint8_t *mark;
     uint32_t *cell_stamp; /* == query_stamp: visited by the current walk */
     double *vbox;         /* per cell: min vx, max vx, min vy, max vy of its balls */
-    double *block_vbox;   /* the same per block of BP_SWEEP_BLOCK^2 cells */
+    double *block_vbox;   /* the same per block of BP_SWEEP_BLOCK^2 cells (scratch) */
     int block_cols;
-    size_t blocks, blocks_capacity;
-    double *hood_spread2; /* per block: spread_around_blocks */
-    size_t hood_capacity;
-    double *piece_vbox;   /* drop_calm's block boxes of pieces 1 on */
-    size_t piece_vbox_capacity;
-    uint8_t *calm;        /* drop_calm: per queued ball, whether it went */
-    size_t calm_capacity;
+    size_t blocks;
+    double *hood_spread2; /* per block: spread_around_blocks (scratch) */
+    double *piece_vbox;   /* drop_calm's block boxes of pieces 1 on (scratch) */
+    uint8_t *calm;        /* drop_calm: per queued ball, whether it went (scratch) */
     uint32_t query_stamp;
     int fresh[4];         /* x0, x1, y0, y1: the cells marked since the last fill */
-    uint32_t *touched;    /* cells to reset after the step */
-    size_t touched_count, touched_capacity;
-    int32_t *next;
+    uint32_t *touched;    /* cells to reset after the run (scratch) */
+    size_t touched_count, touched_room;
+    int32_t *next;        /* the cells' lists of balls (scratch) */
     uint32_t *node_ball;
-    size_t node_count, next_capacity, ball_capacity;
+    size_t node_count, node_room;
     int extends;
     size_t events_left; /* impacts still allowed this step, so that it ends */
     size_t work_left;   /* cells and balls still to be looked at this run */
@@ -106,18 +109,10 @@ void bp_sweep_destroy(bp_sweep *sw)
     free(sw->time);
     free(sw->state);
     free(sw->held);
-    free(sw->queue);
     free(sw->head);
     free(sw->mark);
     free(sw->cell_stamp);
     free(sw->vbox);
-    free(sw->block_vbox);
-    free(sw->hood_spread2);
-    free(sw->piece_vbox);
-    free(sw->calm);
-    free(sw->touched);
-    free(sw->next);
-    free(sw->node_ball);
     free(sw);
 }
 
@@ -152,7 +147,9 @@ static void begin(bp_world *world)
         memset(sw->stamp, 0, sw->capacity * sizeof(uint32_t));
         sw->step_stamp = 1;
     }
-    sw->queue_head = sw->queue_count = 0;
+    sw->scratch = world->scratch;
+    sw->queue = NULL;
+    sw->queue_head = sw->queue_count = sw->queue_room = 0;
     sw->failed = false;
 }
 
@@ -179,7 +176,8 @@ static void enqueue(bp_sweep *sw, size_t i)
 {
     if (sw->state[i] & IN_QUEUE)
         return;
-    if (!bp_reserve((void **)&sw->queue, &sw->queue_capacity, sw->queue_count + 1, sizeof(uint32_t))) {
+    if (!bp_scratch_reserve(sw->scratch, (void **)&sw->queue, &sw->queue_room, sw->queue_count,
+                            sw->queue_count + 1, sizeof(uint32_t))) {
         sw->failed = true;
         return;
     }
@@ -239,6 +237,11 @@ static void no_fresh_cells(bp_sweep *sw)
 
 static bool layout(bp_sweep *sw, const bp_world *world)
 {
+    /* The run's lists start empty: nothing is filed in a cell yet. */
+    sw->touched = NULL;
+    sw->next = NULL;
+    sw->node_ball = NULL;
+    sw->touched_count = sw->touched_room = sw->node_count = sw->node_room = 0;
     double w = world->params.width, h = world->params.height;
     bp_grid_shape shape =
         bp_grid_lay(0.0, 0.0, w, h, 2.0 * sw->r_max > 4.0 ? 2.0 * sw->r_max : 4.0,
@@ -267,7 +270,8 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     }
     int block_cols = (cols + BP_SWEEP_BLOCK - 1) / BP_SWEEP_BLOCK;
     size_t blocks = (size_t)block_cols * (size_t)((rows + BP_SWEEP_BLOCK - 1) / BP_SWEEP_BLOCK);
-    if (!bp_reserve((void **)&sw->block_vbox, &sw->blocks_capacity, blocks * 4, sizeof(double)))
+    sw->block_vbox = bp_scratch_alloc(sw->scratch, blocks * 4, sizeof(double));
+    if (!sw->block_vbox)
         return false;
     for (size_t k = 0; k < blocks; k++)
         vbox_clear(&sw->block_vbox[4 * k]);
@@ -275,8 +279,6 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     sw->blocks = blocks;
     sw->shape = shape;
     sw->cells = cells;
-    sw->node_count = 0;
-    sw->touched_count = 0;
     sw->extends = 0;
     no_fresh_cells(sw);
     sw->everything = false;
@@ -296,8 +298,8 @@ static void note_cell(bp_sweep *sw, size_t c)
 {
     if (sw->mark[c] || sw->head[c] >= 0)
         return;
-    if (!bp_reserve((void **)&sw->touched, &sw->touched_capacity, sw->touched_count + 1,
-              sizeof(uint32_t))) {
+    if (!bp_scratch_reserve(sw->scratch, (void **)&sw->touched, &sw->touched_room,
+                            sw->touched_count, sw->touched_count + 1, sizeof(uint32_t))) {
         sw->failed = true;
         return;
     }
@@ -315,12 +317,16 @@ static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
     vbox_add(block_box(sw, gx / BP_SWEEP_BLOCK, gy / BP_SWEEP_BLOCK), vx, vy);
     if (sw->head[c] >= 0 && sw->node_ball[sw->head[c]] == ball)
         return;
-    if (!bp_reserve((void **)&sw->next, &sw->next_capacity, sw->node_count + 1, sizeof(int32_t)) ||
-        !bp_reserve((void **)&sw->node_ball, &sw->ball_capacity, sw->node_count + 1,
-              sizeof(uint32_t))) {
+    /* The two arrays grow alike, from the same room. */
+    size_t next_room = sw->node_room, ball_room = sw->node_room;
+    if (!bp_scratch_reserve(sw->scratch, (void **)&sw->next, &next_room, sw->node_count,
+                            sw->node_count + 1, sizeof(int32_t)) ||
+        !bp_scratch_reserve(sw->scratch, (void **)&sw->node_ball, &ball_room, sw->node_count,
+                            sw->node_count + 1, sizeof(uint32_t))) {
         sw->failed = true;
         return;
     }
+    sw->node_room = next_room;
     int32_t node = (int32_t)sw->node_count++;
     sw->node_ball[node] = (uint32_t)ball;
     sw->next[node] = sw->head[c];
@@ -837,10 +843,12 @@ static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
                     .world = world,
                     .pieces = threads,
                     .pass_pieces = bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
-    if (!bp_reserve((void **)&sw->calm, &sw->calm_capacity, sw->queue_count, 1))
+    sw->calm = bp_scratch_alloc(sw->scratch, sw->queue_count, 1);
+    if (!sw->calm)
         return; /* every fast ball searches */
-    if (!bp_reserve((void **)&sw->piece_vbox, &sw->piece_vbox_capacity,
-                    4 * sw->blocks * (size_t)(job.pieces - 1), sizeof(double)))
+    sw->piece_vbox =
+        bp_scratch_alloc(sw->scratch, 4 * sw->blocks * (size_t)(job.pieces - 1), sizeof(double));
+    if (!sw->piece_vbox)
         job.pieces = 1;
     bp_workers_run(workers, add_piece_to_blocks, &job, job.pieces);
     for (int piece = 1; piece < job.pieces; piece++) {
@@ -854,8 +862,8 @@ static void drop_calm(bp_sweep *sw, bp_world *world, bp_workers *workers)
         }
     }
     /* Out of memory, every ball asks calm_around. */
-    job.hoods =
-        bp_reserve((void **)&sw->hood_spread2, &sw->hood_capacity, sw->blocks, sizeof(double));
+    sw->hood_spread2 = bp_scratch_alloc(sw->scratch, sw->blocks, sizeof(double));
+    job.hoods = sw->hood_spread2 != NULL;
     if (job.hoods)
         bp_workers_run(workers, spread_piece, &job, job.pass_pieces);
     bp_workers_run(workers, drop_calm_piece, &job, job.pass_pieces);
