@@ -26,6 +26,7 @@ void bp_broadphase_free(bp_broadphase *bp)
     free(bp->strip_row_awake);
     free(bp->strip_awake);
     free(bp->marked_cells);
+    free(bp->woken_mark);
     free(bp->big);
     *bp = (bp_broadphase){0};
 }
@@ -980,12 +981,12 @@ bool bp_broadphase_pairs(bp_broadphase *bp, const bp_world *world, double margin
 bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double margin,
                              const uint32_t *woken, size_t count, bp_workers *workers)
 {
-    /* Per ball: 1 for a woken ball. */
-    uint8_t *woken_mark = scratch_of(bp) ? bp_scratch_alloc(bp->scratch, world->count + 1, 1)
-                                         : NULL;
-    if (!woken_mark)
+    size_t had = bp->woken_mark_capacity;
+    if (!scratch_of(bp) || !bp_reserve((void **)&bp->woken_mark, &bp->woken_mark_capacity,
+                                       world->count + 1, sizeof(uint8_t)))
         return false;
-    memset(woken_mark, 0, world->count + 1);
+    memset(bp->woken_mark + had, 0, bp->woken_mark_capacity - had);
+    uint8_t *woken_mark = bp->woken_mark;
     for (size_t k = 0; k < count; k++)
         woken_mark[woken[k]] = 1;
     bool ok = true;
@@ -1040,5 +1041,7 @@ bool bp_broadphase_add_woken(bp_broadphase *bp, const bp_world *world, double ma
                 big_list->pairs[big_list->count++] = (bp_pair){w, b};
         }
     }
+    for (size_t k = 0; k < count; k++)
+        woken_mark[woken[k]] = 0;
     return ok && concatenate_strips(bp, workers);
 }

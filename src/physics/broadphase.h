@@ -52,6 +52,10 @@ typedef struct bp_broadphase {
     size_t cells_capacity, items_capacity, ball_cell_capacity, cell_awake_capacity;
     uint8_t *strip_awake;     /* per strip: some row of it is marked in strip_row_awake */
     size_t strip_row_awake_capacity, strip_awake_capacity;
+    /* Per ball, while adding woken balls' pairs; all 0 between uses, so
+     * kept rather than cleared anew in the arena each time. */
+    uint8_t *woken_mark;
+    size_t woken_mark_capacity;
     /* Scratch of keeping the sort: the balls that changed cell. */
     bp_cell_move *moves;
     size_t move_count;

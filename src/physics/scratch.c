@@ -113,8 +113,8 @@ void *bp_scratch_alloc(bp_scratch *s, size_t count, size_t size)
     return (unsigned char *)o + BP_SCRATCH_HEADER;
 }
 
-bool bp_scratch_reserve(bp_scratch *s, void **array, size_t *capacity, size_t count,
-                        size_t wanted, size_t size)
+bool bp_scratch_grow(bp_scratch *s, void **array, size_t *capacity, size_t count,
+                     size_t wanted, size_t size)
 {
     if (wanted <= *capacity)
         return true;

@@ -74,8 +74,13 @@ void *bp_scratch_alloc(bp_scratch *s, size_t count, size_t size);
  * stays allocated until the reset or release). For lists whose length is
  * found as they fill. false, with the array unchanged, when memory runs
  * out. */
-bool bp_scratch_reserve(bp_scratch *s, void **array, size_t *capacity, size_t count,
-                        size_t wanted, size_t size);
+bool bp_scratch_grow(bp_scratch *s, void **array, size_t *capacity, size_t count,
+                     size_t wanted, size_t size);
+static inline bool bp_scratch_reserve(bp_scratch *s, void **array, size_t *capacity,
+                                      size_t count, size_t wanted, size_t size)
+{
+    return wanted <= *capacity || bp_scratch_grow(s, array, capacity, count, wanted, size);
+}
 
 static inline bp_scratch_mark bp_scratch_mark_now(const bp_scratch *s)
 {

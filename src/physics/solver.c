@@ -92,6 +92,10 @@ struct bp_solver {
     moved_list *moved;      /* per strip slot: the balls a clean-up pass pushed */
     size_t moved_lists;
     bp_workers *workers;  /* NULL: the caller does all the work */
+    /* Per ball: 1 for a ball find_missed_pairs looks around; all 0
+     * between uses, so kept rather than cleared anew in the arena. */
+    uint8_t *far_mover;
+    size_t far_mover_capacity;
     /* The rest is the substep's, from the world's scratch arena (scratch.h):
      * valid within one bp_solver_resolve. */
     uint32_t *side_balls;   /* the balls near a side (list_side_balls) */
@@ -120,6 +124,7 @@ void bp_solver_destroy(bp_solver *solver)
     for (size_t k = 0; k < solver->moved_lists; k++)
         free(solver->moved[k].balls);
     free(solver->moved);
+    free(solver->far_mover);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -810,13 +815,12 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     }
     if (movers == 0)
         return true;
-    /* Per ball: 1 for a mover. Few balls move far, most steps none. */
-    uint8_t *far_mover = bp_scratch_alloc(world->scratch, n + 1, 1);
-    size_t around_room = 64;
+    size_t had = solver->far_mover_capacity, around_room = 64;
     uint32_t *around = bp_scratch_alloc(world->scratch, around_room, sizeof(uint32_t));
-    if (!far_mover || !around)
+    if (!around || !bp_reserve((void **)&solver->far_mover, &solver->far_mover_capacity, n + 1, 1))
         return false;
-    memset(far_mover, 0, n + 1);
+    memset(solver->far_mover + had, 0, solver->far_mover_capacity - had);
+    uint8_t *far_mover = solver->far_mover;
     for (size_t k = 0; k < movers; k++)
         far_mover[mover[k]] = 1;
     /* Each ball is filed where it was listed, at most this far from where
@@ -849,6 +853,8 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
             ok = note_missed(solver, world, m, b, list_margin);
         }
     }
+    for (size_t k = 0; k < movers; k++)
+        far_mover[mover[k]] = 0;
     return ok;
 }
 

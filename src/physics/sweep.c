@@ -294,7 +294,7 @@ static void finish_grid(bp_sweep *sw)
     sw->touched_count = 0;
 }
 
-static void note_cell(bp_sweep *sw, size_t c)
+static inline void note_cell(bp_sweep *sw, size_t c)
 {
     if (sw->mark[c] || sw->head[c] >= 0)
         return;
