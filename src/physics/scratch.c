@@ -68,6 +68,7 @@ void bp_scratch_reset(bp_scratch *s)
 {
     free_overflow_until(s, NULL);
     if (s->high > s->size) {
+        /* The mark and a part more, or the mark alone where that overflows. */
         size_t want = s->high + s->high / BP_SCRATCH_HEADROOM;
         want = round_up(want < s->high ? s->high : want, BP_SCRATCH_GRAIN);
         unsigned char *grown = want ? aligned_alloc(BP_SCRATCH_ALIGN, want) : NULL;
