@@ -123,7 +123,7 @@ static inline bool earliest_along(const bp_statics *st, const bp_params *p, doub
                                   double dx, double dy, double r, double *s, double *nx,
                                   double *ny)
 {
-    double reach = r + BP_TOUCH_MARGIN;
+    double reach = bp_arena_touch_reach(r);
     double len = sqrt(dx * dx + dy * dy);
     candidates c;
     double pieces = st->count > 0 ? ceil(len / (BP_PATH_CELLS * st->grid.shape.cell)) : 1.0;
@@ -164,7 +164,7 @@ static void project_wedge(double *vx, double *vy, double n1x, double n1y, double
 {
     double v1 = *vx * n1x + *vy * n1y, v2 = *vx * n2x + *vy * n2y;
     double best = INFINITY, bx = 0.0, by = 0.0;
-    const double tol = -1e-9;
+    const double tol = -BP_SPEED_ROUNDING * (fabs(*vx) + fabs(*vy));
     if (v1 >= tol && v2 >= tol)
         return;
     double ax = *vx - v1 * n1x, ay = *vy - v1 * n1y;
@@ -251,7 +251,7 @@ double bp_arena_move(bp_world *world, size_t i, double t, double then, double st
          * they must stop, spin as it came in (the friction the velocity no
          * longer shows must not stay in the spin: that made energy). The
          * same surface met again along a slide is no wedge. */
-        double slide_tol = 1e-9 * (fabs(vx0) + fabs(vy0) + 1.0);
+        double slide_tol = BP_SPEED_ROUNDING * (fabs(vx0) + fabs(vy0) + rest_speed);
         bool same_surface = nx * prev_nx + ny * prev_ny > 1.0 - 1e-9;
         if (prev && !same_surface && fabs(vx0 * prev_nx + vy0 * prev_ny) <= slide_tol &&
             -(vx0 * nx + vy0 * ny) < rest_speed) {
@@ -337,7 +337,7 @@ static inline void contain_against(const bp_params *p, const bp_segment *g, cont
     double nx, ny;
     double d = bp_segment_distance(g, b->x, b->y, b->vx, b->vy, &nx, &ny);
     double R = b->r + g->r;
-    if (d >= R + BP_TOUCH_MARGIN)
+    if (d >= R + BP_TOUCH_OVER_R * b->r)
         return;
     if (d < R) {
         b->x += nx * (R - d);
@@ -358,7 +358,7 @@ void bp_arena_contain(bp_world *world, size_t i, double rest_speed)
                    .w = world->w[i], .r = world->r[i], .inv_mass = world->inv_mass[i],
                    .inv_inertia = world->inv_inertia[i], .rest_speed = rest_speed,
                    .law = {p->friction, p->rolling}};
-    double r = b.r, reach = r + BP_TOUCH_MARGIN;
+    double r = b.r, reach = bp_arena_touch_reach(r);
     if (st && st->ready) {
         if (st->anchors_valid && world->wall_count && st->anchor_id[i] == world->id[i])
             sweep_push(world, i, &b.x, &b.y);

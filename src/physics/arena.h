@@ -8,10 +8,7 @@
 
 #include "minmax.h"
 #include "bodies.h"
-
-/* A surface this close (px) still counts as a contact for the grounded flag
- * and for the solver's clean-up, as in the ball-ball solver. */
-#define BP_TOUCH_MARGIN 0.01
+#include "tolerances.h"
 
 /* How a contact is classed by its normal against "up" (opposite gravity). */
 typedef enum bp_contact_class {
@@ -19,9 +16,6 @@ typedef enum bp_contact_class {
     BP_CONTACT_WALL,
     BP_CONTACT_CEILING, /* within the slope limit of down */
 } bp_contact_class;
-
-/* Steepest floor, degrees: a contact normal within this of "up" is a floor. */
-#define BP_SLOPE_LIMIT_DEG 45.0
 
 /* Classes a contact with unit normal (nx,ny), pointing from the surface to
  * the ball, under gravity g (px/s^2, + is down; 0 counts as down). */
@@ -43,12 +37,19 @@ bp_contact_class bp_contact_classify(double nx, double ny, double gravity);
 double bp_arena_move(bp_world *world, size_t i, double t, double then, double step_dt,
                      int max_impacts, bool stop_at_first, double rest_speed);
 
+/* How far from a surface a ball of radius r still touches it (its radius
+ * and its touch margin; a wall's own radius comes on top). */
+static inline double bp_arena_touch_reach(double r)
+{
+    return r + BP_TOUCH_OVER_R * r;
+}
+
 /* Whether a ball of radius r moving from (x,y) by (dx,dy) meets nothing on
  * the way: no walls, and the sides out of reach. */
 static inline bool bp_arena_path_open(const bp_world *world, double x, double y, double dx,
                                       double dy, double r)
 {
-    double reach = r + BP_TOUCH_MARGIN;
+    double reach = bp_arena_touch_reach(r);
     return world->wall_count == 0 && bp_min(x, x + dx) - reach > 0.0 &&
            bp_min(y, y + dy) - reach > 0.0 && bp_max(x, x + dx) + reach < world->params.width &&
            bp_max(y, y + dy) + reach < world->params.height;

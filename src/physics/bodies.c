@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tolerances.h"
+
 
 void bp_bodies_release(bp_world *world)
 {
@@ -142,10 +144,6 @@ static void move_ball(bp_world *world, size_t to, size_t from)
     world->calm_vy[to] = world->calm_vy[from];
     world->index_of_id[world->id[to]] = (int32_t)to;
 }
-
-/* A sleeper this close (a fraction of its radius) to a removed ball counts
- * as touching it. */
-#define BP_WAKE_MARGIN_OVER_R 0.25
 
 bool bp_world_delete_ball(bp_world *world, uint32_t id)
 {

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "tolerances.h"
+
 bp_params bp_params_default(void)
 {
     return (bp_params){
@@ -40,5 +42,5 @@ const char *bp_params_check(const bp_params *p)
 
 double bp_params_rest_speed(const bp_params *p)
 {
-    return 2.0 * fabs(p->gravity) / p->hz;
+    return BP_REST_SPEED_OVER_G_STEP * fabs(p->gravity) / p->hz;
 }

@@ -2,42 +2,17 @@
 
 #include <math.h>
 
-/* Overlap between a sleeper and a neighbour, as a fraction of the smaller
- * radius, beyond what resting contact explains, that wakes the sleeper. */
-#define BP_SLEEP_OVERLAP_OVER_R 0.02
-/* How long (s) a ball must rest before it sleeps: the shortest wait that
- * still lets a pile stop creeping first (docs/benchmarks.md, "Tuning"). */
-#define BP_SLEEP_AFTER_S 0.05
-/* Overlap (fraction of the smaller radius) beyond which two balls awake are
- * jammed into each other: the clean-up takes out every overlap deeper than
- * this (BP_CLEANUP_OVER_R in solver.c) unless the balls around hold the two
- * together. */
-#define BP_SLEEP_JAM_OVER_R 0.01
-/* The most a calm ball's velocity may change, as a part of the sleep speed,
- * from the step its calm began: a ball turning back at the top of its roll
- * up a slope of 8 degrees or more changes by more within the calm steps,
- * while a ball rocking in a pocket of a pile stays within it. */
-#define BP_SLEEP_TURN 0.5
-/* The most a ball held in place moves in a step, as a part of the sleep
- * speed's travel in a step. */
-#define BP_SLEEP_HELD 0.1
+#include "tolerances.h"
 
 bp_sleep_rules bp_sleep_rules_for(const bp_params *params)
 {
     double g_step = fabs(params->gravity) / params->hz; /* speed gravity adds per step */
     double steps = ceil(BP_SLEEP_AFTER_S * params->hz);
     return (bp_sleep_rules){
-        /* A resting ball ends each step with at most a fraction of one
-         * step's gravity left over. Up to one step's worth is a creep too
-         * slow to watch (8 px/s at 980 px/s^2 and 120 Hz). */
-        .sleep_speed = 1.0 * g_step,
+        .sleep_speed = BP_SLEEP_SPEED_OVER_G_STEP * g_step,
         .calm_steps = (uint16_t)(steps < 1.0 ? 1.0 : (steps > 60000.0 ? 60000.0 : steps)),
-        /* Resting on a sleeper closes in at up to one step of gravity a
-         * step; more than twice that is a hit. */
-        .wake_speed = 4.0 * g_step,
-        /* Resting on a sleeper sinks in by up to one step of gravity's fall
-         * before the passes push back out. */
-        .wake_overlap = 2.0 * g_step / params->hz,
+        .wake_speed = BP_WAKE_SPEED_OVER_G_STEP * g_step,
+        .wake_overlap = BP_WAKE_OVERLAP_OVER_G_FALL * g_step / params->hz,
     };
 }
 

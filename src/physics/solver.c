@@ -31,6 +31,7 @@
 #include "scratch.h"
 #include "sleep.h"
 #include "support.h"
+#include "tolerances.h"
 #include "walls.h"
 #include "workers.h"
 
@@ -40,27 +41,9 @@
  * settles the pile, these then take up the overlaps it leaves among balls
  * still on the move. */
 #define BP_SOLVER_POST_PASSES 1
-/* Pairs closer than this (px) also count as touching, so that a resting
- * contact separated by rounding is still seen. */
-#define BP_CONTACT_MARGIN 0.01
-/* The pair list also takes neighbours up to this fraction of the smallest
- * radius apart: pushes within a pass move balls into neighbours that did not
- * touch when the list was made (a crowd landing fast pushed balls 5 px, and
- * with 0.5 r the pairs they were pushed into were missing: overlaps of 2 r
- * that never healed). In a packed pile the next ring of neighbours is 1.46 r
- * further out, so this costs no extra pairs there. */
-#define BP_LIST_MARGIN_OVER_R 1.0
-
-/* Most position-only clean-up passes per step, and the overlap (fraction
- * of the smaller radius) they stop at. */
+/* Most position-only clean-up passes per step (the overlap they stop at:
+ * BP_CLEANUP_OVER_R, tolerances.h). */
 #define BP_CLEANUP_PASSES 6
-#define BP_CLEANUP_OVER_R 0.01
-/* Overlaps (fraction of the smaller radius) the clean-up leaves for the
- * next step's passes. Pushing every contact to exactly touching nudges each
- * neighbour into a fresh overlap a rounding error deep, and those nudges ran
- * through the whole pile, pass after pass: in the benchmark pit nearly every
- * step spent all six passes on thousands of pairs for overlaps of 1e-13 r. */
-#define BP_CLEANUP_SLOP_OVER_R 0.002
 /* From this many balls on, worker threads (--threads) pay for their
  * hand-overs. */
 #define BP_SOLVER_THREADS_MIN_BALLS 8192
@@ -156,6 +139,21 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
     };
 }
 
+/* The distance between the centres of balls of radii ra and rb below which
+ * they touch: the summed radii and the touch margin of the smaller. */
+static inline double touch_reach(double ra, double rb)
+{
+    return ra + rb + BP_TOUCH_OVER_R * (ra < rb ? ra : rb);
+}
+
+/* Whether centres d2 (squared) apart, for a pair of summed radii reach, are
+ * far enough apart to give a direction. */
+static inline bool apart_enough(double d2, double reach)
+{
+    double tiny = BP_COINCIDENT_OVER_R * reach;
+    return d2 > tiny * tiny;
+}
+
 /* Relaxes the pair if it touches (relax_pair's own test decides). Out of
  * line: most pairs of a pass do not touch, and the loop over them, with
  * the whole of this inlined, kept its arrays' addresses on the stack. */
@@ -165,7 +163,7 @@ static __attribute__((noinline)) void relax_pair(const pass_context *c, uint32_t
     double dy = c->y[b] - c->y[a];
     double reach = c->r[a] + c->r[b];
     double d2 = dx * dx + dy * dy;
-    double touch = reach + BP_CONTACT_MARGIN;
+    double touch = touch_reach(c->r[a], c->r[b]);
     if (d2 >= touch * touch)
         return;
     double inv_a = c->inv_mass[a], inv_b = c->inv_mass[b];
@@ -173,7 +171,7 @@ static __attribute__((noinline)) void relax_pair(const pass_context *c, uint32_t
     if (inv_sum <= 0.0)
         return;
     double nx, ny, d;
-    if (d2 > 1e-24) {
+    if (apart_enough(d2, reach)) {
         d = sqrt(d2);
         /* Divisions, not a reciprocal: an axis-aligned contact must get an
          * exactly axis-aligned normal. */
@@ -251,9 +249,8 @@ static inline bool may_touch(const double *restrict x, const double *restrict y,
 {
     double dx = x[b] - x[a];
     double dy = y[b] - y[a];
-    double reach = r[a] + r[b];
     double d2 = dx * dx + dy * dy;
-    double touch = reach + BP_CONTACT_MARGIN;
+    double touch = touch_reach(r[a], r[b]);
     return !(d2 >= touch * touch);
 }
 
@@ -470,7 +467,7 @@ static __attribute__((noinline)) bool separate(bp_world *world, bp_pair pair,
     double reach = r[a] + r[b];
     double d2 = dx * dx + dy * dy;
     *deep = false;
-    if (d2 >= reach * reach || !(d2 > 1e-24))
+    if (d2 >= reach * reach || !apart_enough(d2, reach))
         return false;
     double smaller = r[a] < r[b] ? r[a] : r[b];
     double slop = reach - BP_CLEANUP_SLOP_OVER_R * smaller;
@@ -537,7 +534,7 @@ static inline bool cleanup_run(const cleanup_job *job, const bp_pair *pairs, siz
         const double *x = job->world->x, *y = job->world->y, *r = job->world->r;
         double dx = x[b] - x[a], dy = y[b] - y[a], reach = r[a] + r[b];
         double d2 = dx * dx + dy * dy;
-        if (d2 >= reach * reach || !(d2 > 1e-24))
+        if (d2 >= reach * reach || !apart_enough(d2, reach))
             continue;
         double slop = reach - BP_CLEANUP_SLOP_OVER_R * (r[a] < r[b] ? r[a] : r[b]);
         if (d2 >= slop * slop)
@@ -769,7 +766,7 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
                         double list_margin)
 {
     double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
-    double touch = world->r[m] + world->r[b] + BP_CONTACT_MARGIN;
+    double touch = touch_reach(world->r[m], world->r[b]);
     if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
         return true;
     if (!bp_scratch_reserve(world->scratch, (void **)&solver->missed, &solver->missed_room,
@@ -797,7 +794,8 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
 static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
 {
     size_t n = world->count;
-    double half = 0.5 * (list_margin - BP_CONTACT_MARGIN), half2 = half * half, farthest2 = 0.0;
+    double touch_most = BP_TOUCH_OVER_R * world->r_max; /* the widest pair's touch margin */
+    double half = 0.5 * (list_margin - touch_most), half2 = half * half, farthest2 = 0.0;
     size_t movers = 0;
     solver->missed = NULL;
     solver->missed_count = solver->missed_room = 0;
@@ -827,7 +825,7 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
      * it is. The big balls are in no cell (broadphase.h): they are looked
      * at one by one. */
     const bp_broadphase *bp = &solver->broadphase;
-    double beyond = bp->small_r + BP_CONTACT_MARGIN + sqrt(farthest2);
+    double beyond = bp->small_r + touch_most + sqrt(farthest2);
     bool ok = true;
     for (size_t k = 0; k < movers && ok; k++) {
         uint32_t m = mover[k];
@@ -878,7 +876,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     solver->support.scratch = world->scratch;
     update_workers(solver, world);
     double r_min = world->r_min;
-    double list_margin = fmax(BP_CONTACT_MARGIN, BP_LIST_MARGIN_OVER_R * r_min);
+    double list_margin = fmax(BP_TOUCH_OVER_R * world->r_max, BP_LIST_MARGIN_OVER_R * r_min);
     if (!bp_broadphase_sort(bp, world, list_margin, solver->workers))
         return false;
     /* Neighbours in space become neighbours in memory: every pass below then

@@ -24,12 +24,12 @@
 #include "scratch.h"
 #include "solver.h"
 #include "sweep.h"
+#include "tolerances.h"
 #include "validate.h"
 #include "walls.h"
 #include "workers.h"
 #include "world.h"
 
-#define BP_SUBSTEP_TRAVEL 2.5
 #define BP_MAX_SUBSTEPS 4
 /* Most pieces the move is split into. */
 #define BP_MAX_PIECES 16

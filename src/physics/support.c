@@ -32,17 +32,8 @@
 #include "collide.h"
 #include "grow.h"
 #include "minmax.h"
+#include "tolerances.h"
 
-/* A ball rests on a lower ball when the contact normal leans at least this
- * much against gravity (the sine of ~6 degrees). With ~17 degrees, balls
- * wedged between two neighbours at flatter angles counted as unsupported:
- * the passes kept undoing their fall without taking its speed, and in the
- * benchmark pit (seed 1) 17% of the balls never came to rest. */
-#define BP_SUPPORT_MIN_UP 0.1
-/* Contacts this close (a fraction of the smallest radius) count: a ball just
- * above its supporter may come down onto it but not into it. Below the broad
- * phase's list margin, so every such pair is listed. */
-#define BP_SUPPORT_MARGIN_OVER_R 0.25
 /* Push-out sweeps over the neighbours of one ball: each push disturbs the
  * other contacts, and a ball in a pocket converges geometrically. */
 #define BP_SUPPORT_SWEEPS 4
@@ -390,7 +381,8 @@ static inline bool push_out(const bp_world *world, uint32_t l, double r, double 
     double dy = *y - world->y[l];
     double d2 = dx * dx + dy * dy;
     double reach = world->r[l] + r;
-    if (d2 >= reach * reach || !(d2 > 1e-24))
+    double tiny = BP_COINCIDENT_OVER_R * reach;
+    if (d2 >= reach * reach || !(d2 > tiny * tiny))
         return false;
     double d = sqrt(d2);
     double along = (reach - d) / d;
@@ -416,11 +408,12 @@ typedef struct constraint_set {
     double least[BP_SUPPORT_MAX_CONSTRAINTS]; /* c less a rounding allowance */
 } constraint_set;
 
-/* Sets constraint i's bound c (and the allowance satisfies gives it). */
-static void set_bound(constraint_set *cs, int i, double c)
+/* Sets constraint i's bound c (and the allowance satisfies gives it, for
+ * rounding: in proportion to the bound and to the rest speed). */
+static void set_bound(constraint_set *cs, int i, double c, double rest_speed)
 {
     cs->c[i] = c;
-    cs->least[i] = c - 1e-7 * (1.0 + fabs(c));
+    cs->least[i] = c - BP_BOUND_ROUNDING * (BP_BOUND_SPEED_OVER_REST * rest_speed + fabs(c));
 }
 
 static bool satisfies(const constraint_set *cs, double vx, double vy)
@@ -540,7 +533,7 @@ static bool friction_at_supports(const settle_context *ctx, uint32_t u, const co
     if (dvx == 0.0 && dvy == 0.0)
         return false;
     int pressed[BP_SUPPORT_MAX_CONSTRAINTS], count = 0;
-    double scale = 1e-9 * (fabs(*vx) + fabs(*vy) + fabs(dvx) + fabs(dvy));
+    double scale = BP_SPEED_ROUNDING * (fabs(*vx) + fabs(*vy) + fabs(dvx) + fabs(dvy));
     for (int i = 0; i < cs->count; i++)
         if (cs->c[i] > -INFINITY && *vx * cs->nx[i] + *vy * cs->ny[i] <= cs->c[i] + scale)
             pressed[count++] = i;
@@ -661,12 +654,13 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
             /* An impact to come gets no bound: it will bounce. */
             double closing = -(vx * cs.nx[i] + vy * cs.ny[i]);
             bool impact = gap > 0.0 && closing >= ctx->rest_speed;
-            set_bound(&cs, i, impact ? -INFINITY : -gap / ctx->dt);
+            set_bound(&cs, i, impact ? -INFINITY : -gap / ctx->dt, ctx->rest_speed);
             continue;
         }
         double dx = x - world->x[l], dy = y - world->y[l];
         double d = sqrt(dx * dx + dy * dy);
-        double nx = d > 1e-12 ? dx / d : 0.0, ny = d > 1e-12 ? dy / d : up_y;
+        bool apart = d > BP_COINCIDENT_OVER_R * (world->r[l] + r);
+        double nx = apart ? dx / d : 0.0, ny = apart ? dy / d : up_y;
         double gap = bp_max(bp_min(d - (world->r[l] + r), gap_before[i]), 0.0);
         cs.nx[i] = nx;
         cs.ny[i] = ny;
@@ -675,7 +669,7 @@ static void settle(const settle_context *ctx, uint32_t u, const uint32_t *near, 
          * faster than the rest speed is an impact to come, and the
          * relaxation passes will give it its bounce. */
         bool impact = gap > 0.0 && carried - (vx * nx + vy * ny) >= ctx->rest_speed;
-        set_bound(&cs, i, impact ? -INFINITY : carried - gap / ctx->dt);
+        set_bound(&cs, i, impact ? -INFINITY : carried - gap / ctx->dt, ctx->rest_speed);
     }
     double vx0 = vx, vy0 = vy;
     closest_velocity(&cs, &vx, &vy);

@@ -594,7 +594,7 @@ static double pair_toi(const bp_world *world, const bp_sweep *sw, size_t a, size
     double pp = px * px + py * py;
     /* Closing along the line of centres; a pair that has just collided is
      * level here up to rounding and must not be found again. */
-    if (!(bq < -1e-9 * sqrt(pp * ww)))
+    if (!(bq < -BP_APPROACH_COS * sqrt(pp * ww)))
         return -1.0;
     double c = pp - R * R;
     if (c <= 0.0) /* already overlapping: ours only if it closes fast */
@@ -921,7 +921,8 @@ static void run_ball(bp_world *world, bp_sweep *sw, size_t f, double rest_speed)
             bp_world_wake(world, j);
         double dx = world->x[j] - world->x[f], dy = world->y[j] - world->y[f];
         double d = sqrt(dx * dx + dy * dy);
-        double nx = d > 1e-12 ? dx / d : 1.0, ny = d > 1e-12 ? dy / d : 0.0;
+        bool apart = d > BP_COINCIDENT_OVER_R * (world->r[f] + world->r[j]);
+        double nx = apart ? dx / d : 1.0, ny = apart ? dy / d : 0.0;
         double lever_f = bp_contact_lever(world->r[f], world->r[j], d);
         bp_contact_side side_f = {&world->vx[f], &world->vy[f], &world->w[f],
                                   world->inv_mass[f], world->inv_inertia[f], lever_f};
@@ -949,8 +950,8 @@ static bool run(bp_world *world, double dt, double r_max, double rest_speed,
     sw->dt = dt;
     sw->r_max = r_max;
     /* A slow partner may be up to BP_FAST_FRACTION of its radius off the
-     * cell it was filed under. */
-    sw->reach = r_max * (1.0 + BP_FAST_FRACTION) + 1.0;
+     * cell it was filed under; the slack is for rounding. */
+    sw->reach = r_max * (1.0 + BP_FAST_FRACTION + BP_SWEEP_SLACK_OVER_R);
     bool ok = layout(sw, world);
     sw->work_left = BP_SWEEP_WORK_PER_BALL * (world->count + sw->queue_count) + BP_SWEEP_WORK_MIN;
     sw->spent = false;

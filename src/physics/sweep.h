@@ -14,12 +14,7 @@
 
 #include "workers.h"
 #include "bodies.h"
-
-/* A ball moving more than this fraction of its radius in one step is fast.
- * Two slower balls close by less than their summed radii per step, so their
- * centres cannot pass each other and the solver pushes them apart the right
- * way. */
-#define BP_FAST_FRACTION 1.0
+#include "tolerances.h"
 
 void bp_sweep_destroy(bp_sweep *sw);
 

@@ -14,11 +14,7 @@
 #include <string.h>
 
 #include "grow.h"
-
-/* Motions into a surface slower than this (px over the whole move) count as
- * sliding along it: after a contact the normal speed is zero only up to
- * rounding, and such a contact must not be found again at once. */
-#define BP_APPROACH_EPS 1e-9
+#include "tolerances.h"
 
 bp_segment bp_segment_make(double ax, double ay, double bx, double by, double r)
 {
@@ -59,13 +55,13 @@ bp_segment bp_segment_side(int k, double w, double h)
     return g;
 }
 
-static bool sweep_cap(double ex, double ey, double dx, double dy, double R, double *s,
-                      double *nx, double *ny)
+static bool sweep_cap(double ex, double ey, double dx, double dy, double R, double slide,
+                      double *s, double *nx, double *ny)
 {
     /* |e + s d| = R with e the centre relative to the cap's centre. */
     double b = ex * dx + ey * dy;
     double e_len2 = ex * ex + ey * ey;
-    if (!(b < -BP_APPROACH_EPS * sqrt(e_len2)))
+    if (!(b < -slide * sqrt(e_len2)))
         return false;
     double c = e_len2 - R * R;
     double t;
@@ -99,6 +95,7 @@ bool bp_segment_sweep(const bp_segment *g, double px, double py, double dx, doub
                       double *s, double *nx, double *ny)
 {
     double R = g->r + rr;
+    double slide = BP_APPROACH_OVER_R * rr; /* moves into the surface shorter than this slide */
     double best = 2.0, bnx = 0.0, bny = 0.0;
     double fx = -g->uy, fy = g->ux; /* face normal */
     double rx = px - g->ax, ry = py - g->ay;
@@ -107,7 +104,7 @@ bool bp_segment_sweep(const bp_segment *g, double px, double py, double dx, doub
     /* A centre exactly on the core belongs to the side it comes from. */
     double side = g->one_sided ? 1.0 : h > 0.0 ? 1.0 : h < 0.0 ? -1.0 : (dn > 0.0 ? -1.0 : 1.0);
     double hs = h * side, dns = dn * side;
-    if (g->len > 0.0 && dns < -BP_APPROACH_EPS) {
+    if (g->len > 0.0 && dns < -slide) {
         double t = hs > R ? (hs - R) / -dns : 0.0;
         if (t <= 1.0) {
             double along = rx * g->ux + ry * g->uy + t * (dx * g->ux + dy * g->uy);
@@ -119,12 +116,12 @@ bool bp_segment_sweep(const bp_segment *g, double px, double py, double dx, doub
         }
     }
     double t, cnx, cny;
-    if (sweep_cap(px - g->ax, py - g->ay, dx, dy, R, &t, &cnx, &cny) && t < best) {
+    if (sweep_cap(px - g->ax, py - g->ay, dx, dy, R, slide, &t, &cnx, &cny) && t < best) {
         best = t;
         bnx = cnx;
         bny = cny;
     }
-    if (sweep_cap(px - g->bx, py - g->by, dx, dy, R, &t, &cnx, &cny) && t < best) {
+    if (sweep_cap(px - g->bx, py - g->by, dx, dy, R, slide, &t, &cnx, &cny) && t < best) {
         best = t;
         bnx = cnx;
         bny = cny;
