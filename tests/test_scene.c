@@ -41,6 +41,30 @@ static void rotation_keys_set_the_balls_angle_and_spin(void)
     bp_world_destroy(w);
 }
 
+/* w saved as a scene file and loaded into a new world, or NULL (err says
+ * why when loading failed). */
+static bp_world *save_and_load(const bp_world *w, char *err, size_t err_size)
+{
+    char path[] = "/tmp/ballpit-test-scene-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    bool saved = f && bp_scene_save(w, f);
+    if (f)
+        fclose(f);
+    bp_world *again = NULL;
+    bp_scene scene;
+    if (saved && bp_scene_load(&scene, path, err, err_size) == 0) {
+        again = bp_world_new(&scene.params);
+        if (again && bp_scene_build(&scene, path, again, err, err_size) != 0) {
+            bp_world_destroy(again);
+            again = NULL;
+        }
+        bp_scene_free(&scene);
+    }
+    remove(path);
+    return again;
+}
+
 static void a_saved_scene_loads_back_to_the_same_bits(void)
 {
     char err[256] = "";
@@ -58,26 +82,8 @@ static void a_saved_scene_loads_back_to_the_same_bits(void)
     /* Values the parser never sees as text: the saved form must carry them. */
     w->angle[1] = nextafter(M_PI, 4.0);
     w->w[1] = -1.0 / 3.0;
-    char path[] = "/tmp/ballpit-test-scene-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    bool saved = f && bp_scene_save(w, f);
-    if (f)
-        fclose(f);
-    TAP_OK(saved, "the world saves as a scene");
-    bp_scene scene;
-    int status = bp_scene_load(&scene, path, err, sizeof err);
-    bp_world *again = NULL;
-    if (status == 0) {
-        again = bp_world_new(&scene.params);
-        if (again && bp_scene_build(&scene, path, again, err, sizeof err) != 0) {
-            bp_world_destroy(again);
-            again = NULL;
-        }
-        bp_scene_free(&scene);
-    }
-    remove(path);
-    TAP_OK(again != NULL, "the saved scene loads back");
+    bp_world *again = save_and_load(w, err, sizeof err);
+    TAP_OK(again != NULL, "the world saves as a scene, and the scene loads back");
     if (!again) {
         printf("#   %s\n", err);
         bp_world_destroy(w);
@@ -95,6 +101,62 @@ static void a_saved_scene_loads_back_to_the_same_bits(void)
     TAP_OK(same, "every parameter, wall and ball (spin and angle included) comes back bit for bit");
     bp_world_destroy(w);
     bp_world_destroy(again);
+}
+
+static size_t asleep_count(const bp_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->count; i++)
+        n += (w->flags[i] & BP_BALL_ASLEEP) != 0;
+    return n;
+}
+
+/* Ctrl+S of a pile at rest: the scene marks its sleepers (asleep=1), and
+ * it loads back to the same picture, which stays as it is. */
+static void a_pile_saved_at_rest_loads_back_at_rest(void)
+{
+    char err[256] = "", text[4096] = "world w=300 h=200 restitution=0.2 friction=0.5\n";
+    for (int k = 0; k < 40; k++) {
+        char line[96];
+        snprintf(line, sizeof line, "ball x=%d y=%d r=%d\n", 20 + (k % 10) * 26,
+                 20 + (k / 10) * 26, 8 + k % 4);
+        strncat(text, line, sizeof text - strlen(text) - 1);
+    }
+    bp_world *w = build(text, err, sizeof err);
+    if (!w) {
+        TAP_OK(0, "the pile's scene loads");
+        printf("#   %s\n", err);
+        return;
+    }
+    for (int s = 0; s < 3000 && asleep_count(w) < w->count; s++)
+        if (!bp_world_step(w))
+            break;
+    TAP_OK(asleep_count(w) == w->count, "40 balls dropped on the floor come to rest and sleep");
+    bp_world *again = save_and_load(w, err, sizeof err);
+    TAP_OK(again && asleep_count(again) == again->count,
+           "saved and loaded back, every ball of the pile is asleep");
+    if (!again) {
+        printf("#   %s\n", err);
+        bp_world_destroy(w);
+        return;
+    }
+    bool ran = true;
+    for (int s = 0; s < 240 && ran; s++)
+        ran = bp_world_step(again);
+    bool same = ran && again->count == w->count;
+    for (size_t i = 0; same && i < w->count; i++)
+        same = again->x[i] == w->x[i] && again->y[i] == w->y[i] && again->angle[i] == w->angle[i];
+    TAP_OK(same, "2 s later every ball is where the saved pile had it, bit for bit");
+    bp_world_destroy(w);
+    bp_world_destroy(again);
+    const char *bad[] = {"world w=300 h=200\nball x=50 y=50 r=10 asleep=2\n",
+                         "world w=300 h=200\nball x=50 y=50 r=10 vx=1 asleep=1\n"};
+    for (int k = 0; k < 2; k++) {
+        bp_world *b = build(bad[k], err, sizeof err);
+        TAP_OK(!b && strstr(err, "asleep"), k == 0 ? "asleep=2 is refused, naming asleep"
+                                                   : "a moving ball marked asleep is refused");
+        bp_world_destroy(b);
+    }
 }
 
 /* Whether each source accepts a ball radius given as text. */
@@ -172,6 +234,7 @@ int main(void)
 {
     rotation_keys_set_the_balls_angle_and_spin();
     a_saved_scene_loads_back_to_the_same_bits();
+    a_pile_saved_at_rest_loads_back_at_rest();
     a_radius_is_judged_alike_by_scene_recording_and_command_line();
     masses_whose_reciprocal_breaks_are_refused();
     return tap_done();

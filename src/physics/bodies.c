@@ -295,6 +295,19 @@ void bp_world_wake(bp_world *world, size_t i)
         bp_world_set_free_mass(world, i);
 }
 
+void bp_world_sleep(bp_world *world, size_t i)
+{
+    if (world->flags[i] & BP_BALL_HELD)
+        return;
+    world->flags[i] |= BP_BALL_ASLEEP;
+    world->calm[i] = 0;
+    world->vx[i] = 0.0;
+    world->vy[i] = 0.0;
+    world->w[i] = 0.0;
+    world->inv_mass[i] = 0.0;
+    world->inv_inertia[i] = 0.0;
+}
+
 void bp_world_wake_all(bp_world *world)
 {
     for (size_t i = 0; i < world->count; i++)

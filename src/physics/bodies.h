@@ -148,6 +148,9 @@ static inline size_t bp_world_prefetches(const bp_world *world, size_t count)
 void bp_world_set_free_mass(bp_world *world, size_t i);
 /* Wakes the ball at index i if it sleeps. */
 void bp_world_wake(bp_world *world, size_t i);
+/* Puts the ball at index i to sleep where it is: still, and immovable
+ * until woken. A held ball stays awake. */
+void bp_world_sleep(bp_world *world, size_t i);
 /* Wakes every ball: for a change of the rules (gravity, walls) under which
  * they fell asleep. */
 void bp_world_wake_all(bp_world *world);

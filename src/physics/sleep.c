@@ -173,13 +173,8 @@ void bp_sleep_update(bp_world *world, const bp_support *support, double *start_x
         world->calm[i] = waits ? rules->calm_steps : 0;
         if (waits)
             continue;
-        world->flags[i] |= BP_BALL_ASLEEP;
+        bp_world_sleep(world, i);
         start_x[i] = world->x[i];
         start_y[i] = world->y[i];
-        world->vx[i] = 0.0;
-        world->vy[i] = 0.0;
-        world->w[i] = 0.0;
-        world->inv_mass[i] = 0.0;
-        world->inv_inertia[i] = 0.0;
     }
 }

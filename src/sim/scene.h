@@ -14,6 +14,7 @@ typedef struct bp_scene_ball {
     double x, y, vx, vy, r;
     double mass;     /* <= 0: the default, r^2 */
     double angle, w; /* rotation, rad, and angular velocity, rad/s (default 0) */
+    double asleep;   /* 1: the ball starts asleep (as a saved pile at rest), 0: awake */
     int line;    /* where it was given, for later messages */
 } bp_scene_ball;
 
