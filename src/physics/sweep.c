@@ -285,8 +285,16 @@ static bool layout(bp_sweep *sw, const bp_world *world)
     return true;
 }
 
+/* Empties every cell the run filed or marked, so that the next run starts
+ * from an empty grid. Out of memory, a cell may have been filed without
+ * being listed: then every cell is emptied. */
 static void finish_grid(bp_sweep *sw)
 {
+    if (sw->failed) {
+        for (size_t c = 0; c < sw->cells; c++)
+            sw->head[c] = -1;
+        memset(sw->mark, 0, sw->cells);
+    }
     for (size_t k = 0; k < sw->touched_count; k++) {
         sw->head[sw->touched[k]] = -1;
         sw->mark[sw->touched[k]] = 0;
@@ -294,23 +302,27 @@ static void finish_grid(bp_sweep *sw)
     sw->touched_count = 0;
 }
 
-static inline void note_cell(bp_sweep *sw, size_t c)
+/* Lists cell c among the cells the run touches (once); false when memory
+ * runs out, and then the cell must stay untouched. */
+static inline bool note_cell(bp_sweep *sw, size_t c)
 {
     if (sw->mark[c] || sw->head[c] >= 0)
-        return;
+        return true;
     if (!bp_scratch_reserve(sw->scratch, (void **)&sw->touched, &sw->touched_room,
                             sw->touched_count, sw->touched_count + 1, sizeof(uint32_t))) {
         sw->failed = true;
-        return;
+        return false;
     }
     sw->touched[sw->touched_count++] = (uint32_t)c;
     vbox_clear(&sw->vbox[4 * c]);
+    return true;
 }
 
 /* Files ball (at its current velocity) under cell c. */
 static void insert(bp_sweep *sw, const bp_world *world, size_t c, size_t ball)
 {
-    note_cell(sw, c);
+    if (!note_cell(sw, c))
+        return;
     double vx = world->vx[ball], vy = world->vy[ball];
     vbox_add(&sw->vbox[4 * c], vx, vy);
     size_t gx = c % (size_t)sw->shape.cols, gy = c / (size_t)sw->shape.cols;
@@ -449,9 +461,8 @@ static inline void walk(bp_sweep *sw, const bp_world *world, double x, double y,
 static void visit_mark(bp_sweep *sw, size_t c, void *ctx)
 {
     (void)ctx;
-    if (sw->mark[c])
+    if (sw->mark[c] || !note_cell(sw, c))
         return;
-    note_cell(sw, c);
     sw->mark[c] = 1;
     int gx = (int)(c % (size_t)sw->shape.cols), gy = (int)(c / (size_t)sw->shape.cols);
     sw->fresh[0] = gx < sw->fresh[0] ? gx : sw->fresh[0];
