@@ -460,6 +460,9 @@ static bool sort_into_cells(bp_broadphase *bp, const bp_world *world, bp_workers
 {
     if (sort_still_holds(bp, world))
         return true;
+    /* The kept sort no longer holds (sort_still_holds may have rewritten
+     * some balls' cells): until a full sort succeeds, nothing may trust it. */
+    bp->sorted = false;
     size_t n = world->count;
     size_t cells = (size_t)bp->shape.cols * (size_t)bp->shape.rows, strips = (size_t)strip_count(bp);
     counting_job counting = {.bp = bp, .world = world, .pieces = bp_workers_count(workers)};
