@@ -2,10 +2,15 @@
  * world scaled by any factor (radii, arena, walls, gravity) moves the same,
  * up to that factor. A small scene (three balls on the floor and one on
  * them, a ball resting on a wall, a ball bouncing) runs at scale 1, 1024,
- * 1000 and 0.001, and a lone tiny ball must rest on the floor. */
+ * 1000 and 0.001, and a lone tiny ball must rest on the floor. Radii of
+ * very different sizes in one world do not widen the pair list of the
+ * small balls, and a pile of small balls under a huge one still settles. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "solver.h"
 #include "step.h"
 #include "tap.h"
 #include "world.h"
@@ -150,10 +155,42 @@ static void tiny_ball_rests(double r)
     bp_world_destroy(w);
 }
 
+/* Radii 0.5 and 5000 in one world: the pair list stays as wide as the small
+ * balls want (half a radius of theirs would be 0.002 of the big one's 20
+ * times over), and a layer of small balls under the big one settles
+ * without any pair pressed deep. */
+static void mixed_sizes_keep_the_list_narrow(void)
+{
+    bp_params p = bp_params_default();
+    p.width = 12000.0;
+    p.height = 12000.0;
+    bp_world *w = bp_world_new(&p);
+    if (!w) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    for (int k = 0; k < 2000; k++)
+        bp_world_insert_ball(w, 1000.0 + (k % 1000) * 1.1, 11990.0 - (k / 1000) * 1.1, 0.0, 0.0, 0.5,
+                             0.0);
+    double alone = bp_solver_list_margin(w);
+    bp_world_insert_ball(w, 6000.0, 5000.0, 0.0, 0.0, 5000.0, 0.0);
+    double mixed = bp_solver_list_margin(w);
+    printf("# list margin: small balls alone %g px, with a ball of r 5000 %g px\n", alone, mixed);
+    TAP_OK(alone == 0.5 && mixed == alone,
+           "a ball of radius 5000 among balls of 0.5 leaves their pair list 0.5 px wide");
+    for (int s = 0; s < 240; s++)
+        step_or_bail(w);
+    double deepest = bp_solver_max_overlap(w);
+    printf("# after 2 s: deepest overlap %g px\n", deepest);
+    TAP_OK(deepest < 0.25, "the small balls settle without a pair pressed half a radius deep");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     scaled_runs_agree();
     tiny_ball_rests(0.5);  /* the smallest a scene or the command line allows */
     tiny_ball_rests(0.01); /* below the limits, through the library's insides */
+    mixed_sizes_keep_the_list_narrow();
     return tap_done();
 }

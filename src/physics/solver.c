@@ -113,12 +113,19 @@ void bp_solver_destroy(bp_solver *solver)
 }
 
 /* The arrays one pass reads and writes, hoisted out of the world. */
+/* The most any pair's touch margin is in this world, px. */
+static inline double touch_cap_of(const bp_world *world)
+{
+    return BP_TOUCH_MOST_OVER_R_MIN * world->r_min;
+}
+
 typedef struct pass_context {
     double *restrict x, *restrict y, *restrict vx, *restrict vy, *restrict w;
     const double *restrict r, *restrict inv_mass, *restrict inv_inertia;
     bp_contact_law law;
     double restitution, rest_speed;
     const uint32_t *restrict id; /* for the normal of coincident centres */
+    double touch_cap;            /* touch_cap_of the world */
 } pass_context;
 
 static pass_context pass_context_of(bp_world *world, double rest_speed)
@@ -136,15 +143,17 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
         .restitution = world->params.restitution,
         .rest_speed = rest_speed,
         .id = world->id,
+        .touch_cap = touch_cap_of(world),
     };
 }
 
 /* The distance between the centres of balls of radii ra and rb below which
  * they touch: the summed radii and the touch margin of the smaller. */
-static inline double touch_reach(double ra, double rb)
+static inline double touch_reach(double ra, double rb, double touch_cap)
 {
-    return ra + rb + BP_TOUCH_OVER_R * (ra < rb ? ra : rb);
+    return ra + rb + fmin(BP_TOUCH_OVER_R * (ra < rb ? ra : rb), touch_cap);
 }
+
 
 /* Whether centres d2 (squared) apart, for a pair of summed radii reach, are
  * far enough apart to give a direction. */
@@ -163,7 +172,7 @@ static __attribute__((noinline)) void relax_pair(const pass_context *c, uint32_t
     double dy = c->y[b] - c->y[a];
     double reach = c->r[a] + c->r[b];
     double d2 = dx * dx + dy * dy;
-    double touch = touch_reach(c->r[a], c->r[b]);
+    double touch = touch_reach(c->r[a], c->r[b], c->touch_cap);
     if (d2 >= touch * touch)
         return;
     double inv_a = c->inv_mass[a], inv_b = c->inv_mass[b];
@@ -245,12 +254,12 @@ typedef struct pass_job {
 /* Whether relax_pair would go past its first test for a and b: the same
  * arithmetic, so the same answer to the bit. */
 static inline bool may_touch(const double *restrict x, const double *restrict y,
-                             const double *restrict r, uint32_t a, uint32_t b)
+                             const double *restrict r, double touch_cap, uint32_t a, uint32_t b)
 {
     double dx = x[b] - x[a];
     double dy = y[b] - y[a];
     double d2 = dx * dx + dy * dy;
-    double touch = touch_reach(r[a], r[b]);
+    double touch = touch_reach(r[a], r[b], touch_cap);
     return !(d2 >= touch * touch);
 }
 
@@ -266,7 +275,7 @@ static inline void relax_run(const pass_context *c, const bp_world *world,
             if (fetch)
                 bp_world_prefetch(world, pairs[p + BP_PREFETCH_AHEAD].b);
             uint32_t a = pairs[p].a, b = pairs[p].b;
-            if (may_touch(x, y, r, a, b))
+            if (may_touch(x, y, r, c->touch_cap, a, b))
                 relax_pair(c, a, b);
         }
     } else {
@@ -274,7 +283,7 @@ static inline void relax_run(const pass_context *c, const bp_world *world,
             if (fetch)
                 bp_world_prefetch(world, pairs[p - BP_PREFETCH_AHEAD].b);
             uint32_t a = pairs[p].a, b = pairs[p].b;
-            if (may_touch(x, y, r, a, b))
+            if (may_touch(x, y, r, c->touch_cap, a, b))
                 relax_pair(c, a, b);
         }
     }
@@ -766,7 +775,7 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
                         double list_margin)
 {
     double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
-    double touch = touch_reach(world->r[m], world->r[b]);
+    double touch = touch_reach(world->r[m], world->r[b], touch_cap_of(world));
     if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
         return true;
     if (!bp_scratch_reserve(world->scratch, (void **)&solver->missed, &solver->missed_room,
@@ -794,7 +803,8 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
 static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
 {
     size_t n = world->count;
-    double touch_most = BP_TOUCH_OVER_R * world->r_max; /* the widest pair's touch margin */
+    /* the widest pair's touch margin */
+    double touch_most = fmin(BP_TOUCH_OVER_R * world->r_max, touch_cap_of(world));
     double half = 0.5 * (list_margin - touch_most), half2 = half * half, farthest2 = 0.0;
     size_t movers = 0;
     solver->missed = NULL;
@@ -863,6 +873,12 @@ static bool all_asleep(const bp_world *world)
     return bp_world_next_awake(world, 0) == world->count;
 }
 
+double bp_solver_list_margin(const bp_world *world)
+{
+    return fmax(fmin(BP_TOUCH_OVER_R * world->r_max, touch_cap_of(world)),
+                BP_LIST_MARGIN_OVER_R * world->r_min);
+}
+
 bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
 {
     bp_solver *solver = world->solver;
@@ -876,7 +892,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     solver->support.scratch = world->scratch;
     update_workers(solver, world);
     double r_min = world->r_min;
-    double list_margin = fmax(BP_TOUCH_OVER_R * world->r_max, BP_LIST_MARGIN_OVER_R * r_min);
+    double list_margin = bp_solver_list_margin(world);
     if (!bp_broadphase_sort(bp, world, list_margin, solver->workers))
         return false;
     /* Neighbours in space become neighbours in memory: every pass below then

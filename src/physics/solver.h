@@ -31,6 +31,11 @@ void bp_solver_end_step(bp_world *world);
  * when the caller works alone. */
 bp_workers *bp_solver_workers(bp_world *world);
 
+/* How far apart (px, beyond touching) two balls are still listed as a
+ * pair: a fraction of the smallest radius, at least every pair's touch
+ * margin. */
+double bp_solver_list_margin(const bp_world *world);
+
 /* Deepest overlap between any two balls, px (0 when none touch). */
 double bp_solver_max_overlap(const bp_world *world);
 

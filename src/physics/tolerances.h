@@ -20,6 +20,13 @@
  * the bounce and the grounded flag. 0.01 px for a ball of 5 px. */
 #define BP_TOUCH_OVER_R 0.002
 
+/* ... but a pair's touch margin is at most this fraction of the world's
+ * smallest radius: with radii 0.5 and 5000 in one world, 0.002 of the big
+ * ones is 20 small radii, and the pair list, which must be at least that
+ * wide, held 28 times the pairs (the margin still spans far more than the
+ * rounding of any pair's distance). */
+#define BP_TOUCH_MOST_OVER_R_MIN 0.5
+
 /* The pair list takes neighbours up to this fraction of the world's
  * smallest radius apart (never less than the touch margin of the largest
  * balls): pushes within a pass move balls into neighbours that were not
