@@ -78,7 +78,7 @@ typedef struct text_box {
     bp_text *text;
     int x, y; /* top left of the first line, in scaled pixels */
     int count;
-    char lines[BP_BOX_LINES][96];
+    char lines[BP_BOX_LINES][160]; /* as long as a message or the load prompt */
     SDL_Color colors[BP_BOX_LINES];
 } text_box;
 
@@ -102,26 +102,34 @@ static void gap(text_box *b)
     line(b, 0, 0, 0, "%s", "");
 }
 
-static void panel(SDL_Renderer *renderer, int x, int y, int cols, int rows)
+/* A dark panel cols glyphs wide and height px of lines tall, from (x, y). */
+static void panel(SDL_Renderer *renderer, int x, int y, int cols, int height)
 {
     boxRGBA(renderer, (Sint16)x, (Sint16)y, (Sint16)(x + cols * BP_GLYPH + 12),
-            (Sint16)(y + rows * BP_LINE + 10), 0, 0, 0, 170);
+            (Sint16)(y + height + 10), 0, 0, 0, 170);
+}
+
+/* The height of a text line: a gap (an empty line) takes half. */
+static int line_height(const char *line)
+{
+    return line[0] ? BP_LINE : BP_LINE / 2;
 }
 
 /* Draws the panel round the lines, then the lines. */
 static void flush(text_box *b)
 {
-    int cols = 0;
+    int cols = 0, height = 0;
     for (int k = 0; k < b->count; k++) {
         int n = (int)strlen(b->lines[k]);
         cols = n > cols ? n : cols;
+        height += line_height(b->lines[k]);
     }
-    panel(b->renderer, b->x - 6, b->y - 6, cols, b->count);
+    panel(b->renderer, b->x - 6, b->y - 6, cols, height);
     int y = b->y;
     for (int k = 0; k < b->count; k++) {
         if (b->lines[k][0])
             bp_text_add(b->text, b->renderer, b->x, y, b->lines[k], b->colors[k]);
-        y += b->lines[k][0] ? BP_LINE : BP_LINE / 2;
+        y += line_height(b->lines[k]);
     }
 }
 
