@@ -11,7 +11,10 @@ bp_grid_shape bp_grid_lay(double x0, double y0, double w, double h, double cell,
 {
     if ((w / cell) * (h / cell) > max_cells)
         cell = sqrt(w * h / max_cells);
-    double cols = ceil(w / cell), rows = ceil(h / cell);
+    /* Each side stays within the cap too: rounding up a thin box's one
+     * row or column can multiply the cells by far more than the cap. */
+    double most = fmin(max_cells, 1073741824.0);
+    double cols = fmin(ceil(w / cell), most), rows = fmin(ceil(h / cell), most);
     return (bp_grid_shape){
         .x0 = x0,
         .y0 = y0,
