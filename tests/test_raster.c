@@ -117,6 +117,105 @@ static void scale_draws_in_output_pixels(bp_raster *raster)
     bp_world_destroy(w);
 }
 
+/* The ink of the first size x size pixels: how much brighter than the
+ * background they are, summed. */
+static long ink(int size)
+{
+    long sum = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++)
+            sum += brightness(at(x, y)) - brightness(BACKGROUND);
+    return sum;
+}
+
+/* A big arena shown small is drawn at the scale it is shown: positions and
+ * radii scaled, the edge soft over one output pixel. */
+static void shrunk_balls_land_where_scaled(bp_raster *raster)
+{
+    double xyr[] = {48.0, 48.0, 16.0};
+    bp_world *w = world_with(xyr, 1);
+    TAP_OK(draw(raster, w, 0.25, SIZE / 4), "drawn at a quarter of the arena's size");
+    TAP_OK(at(12, 12) == fill_of(0) && at(12, 12 - 3) != BACKGROUND &&
+               at(12 + 3, 12) != BACKGROUND,
+           "a 16 px ball at (48, 48) shown at 0.25: fill at (12, 12), ink 3 px out");
+    TAP_OK(at(12, 12 - 5) == BACKGROUND && at(12 + 5, 12) == BACKGROUND &&
+               at(12 - 5, 12) == BACKGROUND && at(12, 12 + 5) == BACKGROUND,
+           "and nothing 5 px out (its radius is 4)");
+    double pi = 3.14159265358979;
+    TAP_OK(covered(SIZE / 4) >= pi * 3.0 * 3.0 && covered(SIZE / 4) <= pi * 5.0 * 5.0,
+           "it covers about pi 4^2 pixels");
+    bp_world_destroy(w);
+}
+
+/* Shown small, a ball looks as the one drawn at scale 1 would shrunk: as
+ * much ink, give or take. Its rim and the ramp to the fill shrink with it;
+ * were they a pixel at any scale, a ball 3 px across would be all rim,
+ * a pile of them dark (0.81 of the ink). Under a pixel in radius it has up
+ * to a third more: the soft edge's extra pi/12 px^2 is then a large part
+ * of it. */
+static void shrunk_balls_keep_their_ink(bp_raster *raster)
+{
+    static const double radii[] = {3.0, 6.0, 16.0}, most[] = {1.35, 1.15, 1.15};
+    for (int k = 0; k < 3; k++) {
+        double xyr[] = {48.0, 48.0, radii[k]};
+        bp_world *w = world_with(xyr, 1);
+        draw(raster, w, 1.0, SIZE);
+        long full = ink(SIZE);
+        draw(raster, w, 0.25, SIZE / 4);
+        double ratio = (double)ink(SIZE / 4) * 16.0 / (double)full;
+        char line[160];
+        snprintf(line, sizeof line,
+                 "a %g px ball shown at 0.25 has %.2f of the ink of the one at 1, over 16",
+                 radii[k], ratio);
+        TAP_OK(ratio > 0.85 && ratio < most[k], line);
+        bp_world_destroy(w);
+    }
+}
+
+/* However small it is shown, a ball is a pixel across: a crowd in a small
+ * window still shows each of its balls. */
+static void a_tiny_ball_still_shows(bp_raster *raster)
+{
+    /* A 1 px ball at 0.25 is a quarter pixel in radius, drawn as half. */
+    double centred[] = {50.0, 50.0, 1.0}, cornered[] = {48.0, 48.0, 1.0};
+    bp_world *w = world_with(centred, 1);
+    TAP_OK(draw(raster, w, 0.25, SIZE / 4), "a 1 px ball drawn at a quarter");
+    TAP_OK(covered(SIZE / 4) >= 1 &&
+               brightness(at(12, 12)) >= brightness(bp_shade(fill_of(0), BP_LOOK_RIM_LEVEL)),
+           "centred on a pixel: that pixel has all of its ink, at least the rim's colour");
+    bp_world_destroy(w);
+    w = world_with(cornered, 1);
+    draw(raster, w, 0.25, SIZE / 4);
+    TAP_OK(covered(SIZE / 4) == 4 &&
+               ink(SIZE / 4) * 2 >= brightness(bp_shade(fill_of(0), BP_LOOK_RIM_LEVEL)) -
+                                        brightness(BACKGROUND),
+           "on a corner: the four pixels round it share at least half a pixel's ink");
+    bp_world_destroy(w);
+}
+
+/* Shown small as at scale 1, a disc of radius 16 px comes from a stored
+ * mask and one a hair bigger is computed: both shaded alike. */
+static void shrunk_stored_and_computed_discs_agree(bp_raster *raster)
+{
+    double stored[] = {192.5, 192.5, 64.0}, computed[] = {192.5, 192.5, 64.004};
+    static uint32_t first[SIZE * SIZE];
+    bp_world *a = world_with(stored, 1), *b = world_with(computed, 1);
+    draw(raster, a, 0.25, SIZE);
+    memcpy(first, pixels, sizeof first);
+    draw(raster, b, 0.25, SIZE);
+    int worst = 0;
+    for (int k = 0; k < SIZE * SIZE; k++) {
+        int d = brightness(first[k]) - brightness(pixels[k]);
+        worst = d < 0 ? (-d > worst ? -d : worst) : (d > worst ? d : worst);
+    }
+    char line[120];
+    snprintf(line, sizeof line, "shown at 0.25: stored and computed discs differ by %d of 765",
+             worst);
+    TAP_OK(worst <= 6, line);
+    bp_world_destroy(a);
+    bp_world_destroy(b);
+}
+
 /* A disc of radius 16 comes from a stored mask, one a hair bigger is
  * computed: the two must look the same but for the hair. Masks are cut to
  * a quarter pixel, at the middle of each quarter: there, at 48.125, they
@@ -249,6 +348,11 @@ int main(void)
     balls_half_outside_are_clipped(raster);
     scale_draws_in_output_pixels(raster);
     stored_and_computed_discs_agree(raster);
+    shrunk_balls_land_where_scaled(raster);
+    shrunk_balls_keep_their_ink(raster);
+    a_tiny_ball_still_shows(raster);
+    shrunk_stored_and_computed_discs_agree(raster);
+    stored_and_computed_discs_agree(raster); /* at 1 again: the masks made anew */
     bp_raster_destroy(raster);
     the_still_layer_follows_the_sleepers();
     neighbours_waking_together_leave_no_trace();

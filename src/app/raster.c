@@ -38,6 +38,7 @@ typedef struct pixel_box {
 
 struct bp_raster {
     disc_mask *masks;  /* [radius step][phase], BP_MASK_RADII * BP_MASK_PHASES */
+    double mask_scale; /* what they were made for: the scale if below 1, else 1 */
     uint32_t *colours; /* per ball id, ARGB (bp_look_id_colour) */
     size_t colours_count, colours_capacity;
     /* The still layer: the background, the walls and every sleeper, kept
@@ -80,17 +81,52 @@ static inline float clamp01(float v)
     return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
 }
 
+/* How a disc of radius pixels is shaded. Its edge is the one-pixel ramp
+ * of coverage at any scale. At scale 1 and above, a rim rim_of(radius)
+ * wide within the edge, brightening to the fill over a pixel inward. Below
+ * 1 (a big arena shown small), as the disc drawn at scale 1 would look
+ * shrunk: its rim and ramp shrink with it, the fill filling a circle of
+ * radius inner, and a pixel is as bright as its share of ink from the fill
+ * (else a ball a pixel or two wide, its rim a pixel, shows all rim). */
+typedef struct disc_shade {
+    float radius, rim;
+    bool shrunk;
+    float inner; /* shrunk: the fill's radius, at most radius */
+    float solid; /* within: fill, fully opaque */
+} disc_shade;
+
+static disc_shade shade_of(float radius, double scale)
+{
+    disc_shade s = {radius, rim_of(radius), false, 0.0f, 0.0f};
+    s.solid = radius - s.rim - 1.0f;
+    if (scale < 1.0) {
+        float full = radius / (float)scale; /* its radius at scale 1 */
+        s.shrunk = true;
+        s.inner = (full - rim_of(full) - 0.5f) * (float)scale;
+        s.solid = fminf(radius, s.inner) - 0.5f;
+    }
+    return s;
+}
+
+/* The brightness (0-255) at distance d from the centre, where the
+ * coverage is alpha > 0. */
+static inline float level_at(const disc_shade *s, float d, float alpha)
+{
+    float shade = s->shrunk ? clamp01(s->inner + 0.5f - d) / alpha
+                            : clamp01(s->radius - d - s->rim);
+    return BP_RIM_LEVEL + (255.0f - BP_RIM_LEVEL) * shade;
+}
+
 /* The soft edge's pixel at px on a row: the colour faded by the distance
  * from the centre, over what is there. */
-static inline void edge_pixel(uint32_t *pixel, float fx, float fy2, float radius, float rim,
+static inline void edge_pixel(uint32_t *pixel, float fx, float fy2, const disc_shade *s,
                               uint32_t c)
 {
     float d = sqrtf(fx * fx + fy2);
-    float alpha = clamp01(radius + 0.5f - d);
+    float alpha = clamp01(s->radius + 0.5f - d);
     if (alpha <= 0.0f)
         return;
-    float shade = clamp01(radius - d - rim);
-    float level = BP_RIM_LEVEL + (255.0f - BP_RIM_LEVEL) * shade;
+    float level = level_at(s, d, alpha);
     *pixel = blend(c, (uint32_t)(level + 0.5f), *pixel, (uint32_t)(alpha * 255.0f + 0.5f));
 }
 
@@ -127,11 +163,12 @@ static inline void span(const bp_pixels *out, float cx, float reach, float fy2, 
 
 /* One ball, centre (cx, cy) and radius in pixels: each row is a run of
  * edge pixels, a run of plain fill, and edge pixels again. */
-static void draw_disc(const bp_pixels *out, float cx, float cy, float radius, uint32_t c)
+static void draw_disc(const bp_pixels *out, float cx, float cy, float radius, double scale,
+                      uint32_t c)
 {
-    float rim = rim_of(radius);
-    float outer = radius + 0.5f;       /* beyond: nothing */
-    float solid = radius - rim - 1.0f; /* within: fill, fully opaque */
+    disc_shade shade = shade_of(radius, scale);
+    float outer = radius + 0.5f;  /* beyond: nothing */
+    float solid = shade.solid;    /* within: fill, fully opaque */
     int y0 = floor_int(cy - outer), y1 = ceil_int(cy + outer);
     y0 = y0 < 0 ? 0 : y0;
     y1 = y1 > out->height - 1 ? out->height - 1 : y1;
@@ -145,15 +182,15 @@ static void draw_disc(const bp_pixels *out, float cx, float cy, float radius, ui
             span(out, cx, solid, fy2, &fill_from, &fill_to);
         if (fill_from > fill_to) {
             for (int px = from; px <= to; px++)
-                edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, radius, rim, c);
+                edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, &shade, c);
             continue;
         }
         for (int px = from; px < fill_from; px++)
-            edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, radius, rim, c);
+            edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, &shade, c);
         for (int px = fill_from; px <= fill_to; px++)
             row[px] = fill;
         for (int px = fill_to + 1; px <= to; px++)
-            edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, radius, rim, c);
+            edge_pixel(&row[px], (float)px + 0.5f - cx, fy2, &shade, c);
     }
 }
 
@@ -164,7 +201,8 @@ static const disc_mask *mask_for(bp_raster *raster, int q, int phase_x, int phas
     disc_mask *m = &raster->masks[q * BP_MASK_PHASES + phase_y * BP_MASK_STEPS + phase_x];
     if (m->size > 0)
         return m;
-    float radius = (float)q / BP_MASK_STEPS, rim = rim_of(radius);
+    float radius = (float)q / BP_MASK_STEPS;
+    disc_shade shade = shade_of(radius, raster->mask_scale);
     float fx = ((float)phase_x + 0.5f) / BP_MASK_STEPS;
     float fy = ((float)phase_y + 0.5f) / BP_MASK_STEPS;
     int reach = (int)ceilf(radius + 0.5f) + 1, size = 2 * reach + 1;
@@ -175,20 +213,36 @@ static const disc_mask *mask_for(bp_raster *raster, int q, int phase_x, int phas
         for (int i = 0; i < size; i++) {
             float dx = (float)(i - reach) + 0.5f - fx, dy = (float)(j - reach) + 0.5f - fy;
             float d = sqrtf(dx * dx + dy * dy);
-            float alpha = clamp01(radius + 0.5f - d), shade = clamp01(radius - d - rim);
+            float alpha = clamp01(radius + 0.5f - d);
+            float level = alpha > 0.0f ? level_at(&shade, d, alpha) : BP_RIM_LEVEL;
             cells[j * size + i] = (uint8_t)(alpha * 255.0f + 0.5f);
-            cells[size * size + j * size + i] =
-                (uint8_t)(BP_RIM_LEVEL + (255.0f - BP_RIM_LEVEL) * shade + 0.5f);
+            cells[size * size + j * size + i] = (uint8_t)(level + 0.5f);
         }
     *m = (disc_mask){size, reach, cells, cells + (size_t)size * (size_t)size};
     return m;
 }
 
+/* The masks for drawing at scale: made anew when the scale was below 1
+ * and changed (a shrunk disc's shading depends on it, shade_of), or went
+ * from below 1 to 1 or above. */
+static void masks_at(bp_raster *raster, double scale)
+{
+    double wanted = scale < 1.0 ? scale : 1.0;
+    if (raster->mask_scale == wanted)
+        return;
+    for (size_t k = 0; k < (size_t)BP_MASK_RADII * BP_MASK_PHASES; k++) {
+        free(raster->masks[k].alpha);
+        raster->masks[k] = (disc_mask){0};
+    }
+    raster->mask_scale = wanted;
+}
+
 /* A small disc from its mask. false when the mask cannot be made. */
 static bool stamp_disc(bp_raster *raster, const bp_pixels *out, float cx, float cy, float radius,
-                       uint32_t c)
+                       double scale, uint32_t c)
 {
     uint32_t fill = c | 0xff000000u;
+    masks_at(raster, scale);
     int q = (int)(radius * BP_MASK_STEPS + 0.5f);
     int px = floor_int(cx), py = floor_int(cy);
     int phase_x = (int)((cx - (float)px) * BP_MASK_STEPS);
@@ -228,6 +282,7 @@ bp_raster *bp_raster_create(void)
         free(raster);
         return NULL;
     }
+    raster->mask_scale = 1.0;
     return raster;
 }
 
@@ -287,11 +342,16 @@ static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *w
      * and left seams at the edge of a repaired place). */
     float cx = (float)(x * scale) - (float)ox, cy = (float)(y * scale) - (float)oy;
     float radius = (float)(world->r[i] * scale);
+    /* Shrunk (a big arena fit to a small window), a ball is at least a
+     * pixel across: a crowd shown small still shows every ball. At scale 1
+     * and above, as it is (the --png frames). */
+    if (scale < 1.0 && radius < BP_RASTER_MIN_RADIUS)
+        radius = BP_RASTER_MIN_RADIUS;
     if (radius <= BP_MASK_RADIUS_MAX) {
-        if (!stamp_disc(raster, out, cx, cy, radius, c))
+        if (!stamp_disc(raster, out, cx, cy, radius, scale, c))
             return false;
     } else {
-        draw_disc(out, cx, cy, radius, c);
+        draw_disc(out, cx, cy, radius, scale, c);
     }
     /* A hand from a quarter to three quarters of the radius: off the
      * centre, so the turning reads even on a small ball. Below 2.5 px a

@@ -13,6 +13,10 @@
 #include "paint.h"
 #include "world.h"
 
+/* Drawn at a scale below 1, no ball is smaller than this radius, px:
+ * a pixel across. */
+#define BP_RASTER_MIN_RADIUS 0.5f
+
 /* The discs drawn so far, kept for reuse (see raster.c). */
 typedef struct bp_raster bp_raster;
 
@@ -27,7 +31,9 @@ bool bp_raster_base(bp_raster *raster, const bp_pixels *out, double scale,
 /* Then the balls awake over it, at draw_x/draw_y (by index; NULL: the
  * world's own positions), e.g. interpolated between two steps. A ball is a
  * disc in its colour with a darker rim, a one-pixel soft edge, and a mark
- * that turns with its angle. */
+ * that turns with its angle (from 2.5 px in radius). At a scale below 1
+ * it looks as it would at scale 1 shrunk, and is a pixel across at least
+ * (BP_RASTER_MIN_RADIUS). */
 bool bp_raster_awake(bp_raster *raster, const bp_pixels *out, double scale,
                      const bp_world *world, const double *draw_x, const double *draw_y,
                      const bp_look *look);
