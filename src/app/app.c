@@ -322,14 +322,19 @@ static void save_scene(bp_app *app)
 /* The canvas the world is drawn on: the arena times a whole factor k near
  * the window's scale (k > 1 on large or high-DPI windows), then
  * scaled to the window in one copy. Drawing straight at a fractional scale
- * would leave gaps between SDL2_gfx's spans. NULL if the renderer cannot
- * draw into textures; then the world is drawn directly. */
+ * above 1 would leave gaps between SDL2_gfx's spans. NULL if the renderer
+ * cannot draw into textures, or the arena is shown smaller than its size;
+ * then the world is drawn directly, at the window's own scale: a big arena
+ * in a small window is drawn at the size it is shown, not at its own and
+ * then shrunk (the marks shrink themselves, bp_hud_draw_marks). */
 static SDL_Texture *canvas(bp_app *app, int *k_out)
 {
     int out_w = 0, out_h = 0;
     if (app->canvas_failed || SDL_GetRendererOutputSize(app->renderer, &out_w, &out_h) != 0)
         return NULL;
     double fit = SDL_min((double)out_w / app->width, (double)out_h / app->height);
+    if (fit < 1.0)
+        return NULL;
     /* Nearest whole factor: crisp at 2x (high DPI), and a window only a
      * little larger than the arena does not pay for four times the pixels. */
     int k = (int)SDL_floor(fit + 0.5);

@@ -25,8 +25,10 @@ static Sint16 clamp16(double v)
 
 /* The path the held ball would fly if let go now, as dots every few steps
  * (closer dots: slower flight), and a ring where it would first touch
- * something. */
-static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double vx, double vy)
+ * something. Positions times k, at the renderer's scale (see
+ * bp_hud_draw_marks). */
+static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double vx, double vy,
+                     double k)
 {
     static double xs[BP_AIM_POINTS], ys[BP_AIM_POINTS];
     bp_ray_hit hit;
@@ -38,36 +40,51 @@ static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double
         return;
     /* A dot every 1/30 s of flight, whatever the physics rate. */
     size_t every = (size_t)SDL_max(1.0, SDL_floor(w->params.hz / 30.0));
-    for (size_t k = every; k + 1 < n; k += every) {
-        double dx = xs[k] - xs[0], dy = ys[k] - ys[0];
+    Sint16 dot = (Sint16)SDL_floor(2.0 * k); /* 0: a pixel */
+    for (size_t j = every; j + 1 < n; j += every) {
+        double dx = xs[j] - xs[0], dy = ys[j] - ys[0];
         if (dx * dx + dy * dy < w->r[i] * w->r[i])
             continue; /* hidden by the ball itself */
-        Uint8 a = (Uint8)(200 - 150 * k / n);
-        filledCircleRGBA(renderer, clamp16(xs[k]), clamp16(ys[k]), 2, 255, 255, 255, a);
+        Uint8 a = (Uint8)(200 - 150 * j / n);
+        filledCircleRGBA(renderer, clamp16(xs[j] * k), clamp16(ys[j] * k), dot, 255, 255, 255,
+                         a);
     }
     if (hit_found)
-        aacircleRGBA(renderer, clamp16(xs[n - 1]), clamp16(ys[n - 1]), clamp16(w->r[i]), 255,
-                     255, 255, 110);
+        aacircleRGBA(renderer, clamp16(xs[n - 1] * k), clamp16(ys[n - 1] * k),
+                     clamp16(SDL_max(1.0, w->r[i] * k)), 255, 255, 255, 110);
 }
 
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
                        const double *draw_x, const double *draw_y)
 {
+    /* Shown smaller than the arena, SDL would draw each point of a circle
+     * as a rect a fraction of a pixel wide, and miss some: the marks go
+     * in output pixels then, positions times the scale, sizes at least a
+     * pixel. */
+    float scale_x = 1.0f, scale_y = 1.0f;
+    SDL_RenderGetScale(renderer, &scale_x, &scale_y);
+    double k = scale_x > 0.0f && scale_x < 1.0f ? scale_x : 1.0;
+    if (k < 1.0)
+        SDL_RenderSetScale(renderer, 1.0f, 1.0f);
     const bp_world *w = s->world;
     int64_t i = s->held >= 0 ? bp_world_index_of(w, (uint32_t)s->held) : -1;
     double vx, vy;
     if (i >= 0 && bp_input_aim(h, s, SDL_GetTicks() / 1000.0, &vx, &vy))
-        draw_aim(renderer, w, (size_t)i, vx, vy);
+        draw_aim(renderer, w, (size_t)i, vx, vy, k);
     if (i >= 0) {
         /* A bright ring just outside the ball: it is in hand. */
         double x = draw_x ? draw_x[i] : w->x[i], y = draw_y ? draw_y[i] : w->y[i];
-        Sint16 r = clamp16(w->r[i] + 3.0);
-        aacircleRGBA(renderer, clamp16(x), clamp16(y), r, 255, 255, 255, 230);
-        aacircleRGBA(renderer, clamp16(x), clamp16(y), (Sint16)(r + 1), 255, 255, 255, 120);
+        Sint16 r = clamp16(w->r[i] * k + 3.0);
+        aacircleRGBA(renderer, clamp16(x * k), clamp16(y * k), r, 255, 255, 255, 230);
+        aacircleRGBA(renderer, clamp16(x * k), clamp16(y * k), (Sint16)(r + 1), 255, 255, 255,
+                     120);
     }
     if (h->drawing_wall)
-        thickLineRGBA(renderer, clamp16(h->wall_x), clamp16(h->wall_y), clamp16(h->cursor_x),
-                      clamp16(h->cursor_y), 6, 200, 200, 200, 140);
+        thickLineRGBA(renderer, clamp16(h->wall_x * k), clamp16(h->wall_y * k),
+                      clamp16(h->cursor_x * k), clamp16(h->cursor_y * k),
+                      (Uint8)SDL_max(1.0, SDL_floor(6.0 * k + 0.5)), 200, 200, 200, 140);
+    if (k < 1.0)
+        SDL_RenderSetScale(renderer, scale_x, scale_y);
 }
 
 /* A block of text lines on a dark panel just wide and tall enough for

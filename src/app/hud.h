@@ -23,8 +23,9 @@ typedef struct bp_hud_stats {
     const char *message; /* a short note to show (a file saved), or NULL */
 } bp_hud_stats;
 
-/* In arena coordinates (the renderer's logical size): marks on the world.
- * draw_x/draw_y are the drawn positions by index, as for bp_render_world. */
+/* In arena coordinates (the renderer's logical size): marks on the world,
+ * a pixel wide at least however small the arena is shown. draw_x/draw_y
+ * are the drawn positions by index, as for bp_render_world. */
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
                        const double *draw_x, const double *draw_y);
 
