@@ -426,9 +426,15 @@ static bool world_shown(const bp_app *app)
     return true;
 }
 
-/* The world's picture with the overlays the view asks for. */
-static void draw_world(bp_app *app, const double *dx, const double *dy)
+/* The world's picture with the overlays the view asks for: the last one
+ * again when again and it can be (bp_render_again), else drawn afresh and
+ * noted as shown. */
+static void draw_world(bp_app *app, const double *dx, const double *dy, bool again)
 {
+    if (again && app->render &&
+        bp_render_again(app->renderer, app->render, app->session.world))
+        return; /* what the window shows stays as noted */
+    (void)note_shown(app, dx, dy); /* without it, every frame is drawn */
     bp_picture_extras extras = {.trails = &app->trails,
                                 .chart = app->view.show_chart ? &app->chart : NULL};
     bp_look look = app->view.look;
@@ -476,17 +482,18 @@ static void draw_timeline(bp_app *app)
     SDL_RenderFillRect(r, &(SDL_Rect){now - 1, y - 4, 3, bar + 8});
 }
 
-static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
+/* A frame: the world (the last picture again when again, see draw_world),
+ * the marks, the HUD. */
+static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
 {
     SDL_Renderer *r = app->renderer;
     bool smooth = interpolate(app, alpha);
     const double *dx = smooth ? app->draw_x : NULL, *dy = smooth ? app->draw_y : NULL;
-    (void)note_shown(app, dx, dy); /* without it, every frame is drawn */
     int k = 1;
     SDL_Texture *tex = canvas(app, &k);
     if (tex && SDL_SetRenderTarget(r, tex) == 0) {
         SDL_RenderSetScale(r, (float)k, (float)k);
-        draw_world(app, dx, dy);
+        draw_world(app, dx, dy, again);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
         SDL_SetRenderTarget(r, NULL);
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
@@ -495,7 +502,7 @@ static void draw(bp_app *app, double alpha, bp_hud_stats *stats)
     } else {
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
         SDL_RenderClear(r);
-        draw_world(app, dx, dy);
+        draw_world(app, dx, dy, again);
         bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
     }
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
@@ -677,7 +684,10 @@ static frame_result frame(bp_app *app)
         app->idle_ms = (int)SDL_max(1.0, SDL_min(1e3 * wait, 10.0));
         return FRAME_UNCHANGED;
     }
-    draw(app, app->view.paused ? 1.0 : app->accumulator / dt, &app->stats);
+    /* Only the HUD's figures are new: the world's picture is the last one
+     * again. Not with the energy chart up, which moves on with time. */
+    bool again = !app->view.show_chart && frame_unchanged(app, events, jumped, false);
+    draw(app, app->view.paused ? 1.0 : app->accumulator / dt, again, &app->stats);
     Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
     app->period.draw_ticks += draw_ticks;
     app->period.drawn++;

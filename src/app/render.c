@@ -7,6 +7,8 @@ struct bp_render {
     bp_picture *picture;
     SDL_Texture *layer; /* layer_w x layer_h, streaming */
     int layer_w, layer_h;
+    bool layer_whole;   /* holds a whole picture, drawn at layer_scale */
+    double layer_scale;
 };
 
 SDL_Texture *bp_blended_texture(SDL_Renderer *renderer, SDL_Surface *surface, SDL_ScaleMode mode)
@@ -64,28 +66,61 @@ static SDL_Texture *layer_of(SDL_Renderer *renderer, bp_render *render, int w, i
         SDL_SetTextureBlendMode(render->layer, SDL_BLENDMODE_NONE);
     render->layer_w = w;
     render->layer_h = h;
+    render->layer_whole = false;
     return render->layer;
+}
+
+/* The renderer's scale, and the layer's size in pixels at it for the
+ * arena; false when there is no sensible layer. */
+static bool layer_size(SDL_Renderer *renderer, const bp_world *world, double *scale, int *w,
+                       int *h)
+{
+    float scale_x, scale_y;
+    SDL_RenderGetScale(renderer, &scale_x, &scale_y);
+    *scale = scale_x > 0.0f ? scale_x : 1.0;
+    double fw = ceil(world->params.width * *scale), fh = ceil(world->params.height * *scale);
+    if (!(fw >= 1.0 && fh >= 1.0 && fw * fh <= 64.0 * 1024.0 * 1024.0))
+        return false;
+    *w = (int)fw;
+    *h = (int)fh;
+    return true;
+}
+
+/* The layer copied over the arena, in arena coordinates. */
+static bool copy_layer(SDL_Renderer *renderer, const bp_render *render, const bp_world *world)
+{
+    SDL_Rect arena = {0, 0, (int)ceil(world->params.width), (int)ceil(world->params.height)};
+    return SDL_RenderCopy(renderer, render->layer, NULL, &arena) == 0;
 }
 
 bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
                      const double *draw_x, const double *draw_y, const bp_look *look,
                      const bp_picture_extras *extras)
 {
-    float scale_x, scale_y;
-    SDL_RenderGetScale(renderer, &scale_x, &scale_y);
-    double scale = scale_x > 0.0f ? scale_x : 1.0;
-    double w = ceil(world->params.width * scale), h = ceil(world->params.height * scale);
-    if (!(w >= 1.0 && h >= 1.0 && w * h <= 64.0 * 1024.0 * 1024.0))
+    double scale;
+    int w, h;
+    if (!layer_size(renderer, world, &scale, &w, &h))
         return false;
-    SDL_Texture *layer = layer_of(renderer, render, (int)w, (int)h);
+    SDL_Texture *layer = layer_of(renderer, render, w, h);
     void *pixels;
     int pitch;
     if (!layer || SDL_LockTexture(layer, NULL, &pixels, &pitch) != 0)
         return false;
-    bp_pixels out = {pixels, (int)w, (int)h, pitch / 4};
+    bp_pixels out = {pixels, w, h, pitch / 4};
     bool drawn = bp_picture_draw(render->picture, &out, scale, world, draw_x, draw_y, look,
                                  extras);
     SDL_UnlockTexture(layer);
-    SDL_Rect arena = {0, 0, (int)ceil(world->params.width), (int)ceil(world->params.height)};
-    return SDL_RenderCopy(renderer, layer, NULL, &arena) == 0 && drawn;
+    render->layer_whole = drawn;
+    render->layer_scale = scale;
+    return copy_layer(renderer, render, world) && drawn;
+}
+
+bool bp_render_again(SDL_Renderer *renderer, bp_render *render, const bp_world *world)
+{
+    double scale;
+    int w, h;
+    if (!render->layer || !render->layer_whole || !layer_size(renderer, world, &scale, &w, &h) ||
+        scale != render->layer_scale || w != render->layer_w || h != render->layer_h)
+        return false;
+    return copy_layer(renderer, render, world);
 }

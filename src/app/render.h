@@ -1,6 +1,8 @@
 /* The world in the window: the picture (picture.h) is drawn on the CPU
  * into a texture at the renderer's scale and copied to the arena's place,
- * so the window shows exactly what a --png frame of the same state holds. */
+ * so the window shows what a --png frame of the same state holds: exactly
+ * at scale 1, that picture shrunk below (a big arena in a small window is
+ * drawn at the size it is shown). */
 #ifndef BP_RENDER_H
 #define BP_RENDER_H
 
@@ -32,5 +34,10 @@ void bp_render_destroy(bp_render *render);
 bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
                      const double *draw_x, const double *draw_y, const bp_look *look,
                      const bp_picture_extras *extras);
+/* The picture bp_render_world drew last, copied over the arena again
+ * without drawing it: for a frame that shows the same world as the last
+ * (only the HUD changed). false when there is no whole picture at the
+ * renderer's present scale; then nothing was copied. */
+bool bp_render_again(SDL_Renderer *renderer, bp_render *render, const bp_world *world);
 
 #endif
