@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Under AddressSanitizer the block's bytes not handed out are poisoned, so
  * that a pointer kept past a reset or a release is caught when used. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -119,13 +121,8 @@ bool bp_scratch_grow(bp_scratch *s, void **array, size_t *capacity, size_t count
 {
     if (wanted <= *capacity)
         return true;
-    size_t grown = *capacity ? *capacity : 64;
-    while (grown < wanted) {
-        if (grown > SIZE_MAX / 2)
-            return false;
-        grown *= 2;
-    }
-    if (size != 0 && grown > SIZE_MAX / size)
+    size_t grown;
+    if (!bp_grown_capacity(*capacity, wanted, size, &grown))
         return false;
     size_t had = round_up(*capacity * size, BP_SCRATCH_ALIGN);
     size_t bytes = round_up(grown * size, BP_SCRATCH_ALIGN);
