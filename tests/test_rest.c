@@ -120,9 +120,48 @@ static void the_heap(void)
     bp_scene_free(&scene);
 }
 
+/* Two equal balls on the floor, touching, and a third resting on them: with
+ * no rolling resistance each lower ball's torque balance makes the floor's
+ * friction equal the top contact's, and the lower balls' forces balance
+ * only when friction reaches T / N = 1 / (2 + sqrt 3) = 0.268 at both
+ * contacts. Below that the lower balls roll apart and the top one drops to
+ * the floor; above it the stack stands. */
+static bool three_ball_stack_stands(double friction)
+{
+    bp_params p = bp_params_default();
+    p.friction = friction;
+    p.rolling = 0.0;
+    p.drag = 0.0;
+    p.restitution = 0.2;
+    p.width = 400.0;
+    p.height = 300.0;
+    bp_world *w = bp_world_new(&p);
+    if (!w) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    double r = 10.0, floor_y = p.height - r;
+    bp_world_insert_ball(w, 190.0, floor_y, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 210.0, floor_y, 0.0, 0.0, r, 0.0);
+    int64_t top = bp_world_insert_ball(w, 200.0, floor_y - 2.0 * r * sqrt(0.75), 0.0, 0.0, r, 0.0);
+    for (int s = 0; s < 240; s++)
+        step_or_bail(w);
+    double y = w->y[bp_world_index_of(w, (uint32_t)top)];
+    bp_world_destroy(w);
+    return y < floor_y - r; /* still above the lower balls' centres */
+}
+
+static void three_ball_stack(void)
+{
+    TAP_OK(three_ball_stack_stands(0.3), "three balls stacked stand with friction 0.3 (> 0.268)");
+    TAP_TODO(!three_ball_stack_stands(0.2), "three balls stacked fall apart with friction 0.2",
+             "the position passes hold a stack with friction down to 0.05");
+}
+
 int main(void)
 {
     the_pit();
     the_heap();
+    three_ball_stack();
     return tap_done();
 }
