@@ -20,6 +20,7 @@
 typedef struct bp_solver bp_solver;
 typedef struct bp_statics bp_statics;
 typedef struct bp_sweep bp_sweep;
+typedef struct bp_soft bp_soft;
 typedef struct bp_scratch bp_scratch;
 
 typedef struct bp_world {
@@ -65,6 +66,7 @@ typedef struct bp_world {
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
     bp_sweep *sweep;     /* the fast-ball sweep's per-ball state and grid (sweep.h) */
     bp_scratch *scratch; /* memory that lives within one step (scratch.h) */
+    bp_soft *soft;       /* the soft solver's contacts and islands (soft.h), made on first use */
     const volatile int *stop; /* non-NULL: the step returns early, unfinished, once *stop != 0 */
 } bp_world;
 

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "tolerances.h"
 
@@ -37,7 +38,22 @@ const char *bp_params_check(const bp_params *p)
         return "drag must be between 0 and 1000 per second";
     if (!(isfinite(p->hz) && p->hz >= 1.0 && p->hz <= 100000.0))
         return "hz must be between 1 and 100000";
+    if (!bp_solver_name(p->solver))
+        return "solver must be passes or soft";
     return NULL;
+}
+
+int bp_solver_named(const char *name)
+{
+    for (int k = BP_SOLVER_PASSES; k <= BP_SOLVER_SOFT; k++)
+        if (strcmp(name, bp_solver_name(k)) == 0)
+            return k;
+    return -1;
+}
+
+const char *bp_solver_name(int solver)
+{
+    return solver == BP_SOLVER_PASSES ? "passes" : solver == BP_SOLVER_SOFT ? "soft" : NULL;
 }
 
 double bp_params_rest_speed(const bp_params *p)

@@ -14,7 +14,17 @@ typedef struct bp_params {
     double rolling;     /* rolling resistance: torque rolling * N * r against the spin, 0..1 */
     double drag;        /* air drag rate, 1/s: v *= exp(-drag*dt) per step */
     double hz;          /* fixed physics steps per second */
+    int solver;         /* BP_SOLVER_*: how contacts are resolved */
 } bp_params;
+
+/* The contact solvers: the relaxation passes with per-ball sleep (solver.h),
+ * or the soft step with islands that sleep whole (soft.h). */
+enum { BP_SOLVER_PASSES = 0, BP_SOLVER_SOFT = 1 };
+
+/* The solver named name ("passes" or "soft"), or -1. */
+int bp_solver_named(const char *name);
+/* The name of a solver, or NULL for none. */
+const char *bp_solver_name(int solver);
 
 /* The documented defaults (docs/cli.md). */
 bp_params bp_params_default(void);

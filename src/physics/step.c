@@ -21,6 +21,7 @@
 
 #include "arena.h"
 #include "detmath.h"
+#include "soft.h"
 #include "scratch.h"
 #include "solver.h"
 #include "sweep.h"
@@ -209,6 +210,13 @@ bool bp_world_step(bp_world *world)
     double dt = 1.0 / world->params.hz;
     /* Nothing allocated in the last step is in use: its memory is this one's. */
     bp_scratch_reset(world->scratch);
+    if (world->params.solver == BP_SOLVER_SOFT) {
+        if (!bp_statics_prepare(world) || !bp_soft_step(world, dt))
+            return false;
+        world->steps++;
+        BP_WORLD_VALIDATE(world);
+        return true;
+    }
     bp_workers *workers = bp_solver_workers(world);
     int k = substeps_for(world, dt, workers);
     /* Walls and ball count do not change within a step: prepare once. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "scratch.h"
+#include "soft.h"
 #include "solver.h"
 #include "sweep.h"
 #include "walls.h"
@@ -34,6 +35,7 @@ void bp_world_destroy(bp_world *world)
     bp_solver_destroy(world->solver);
     bp_statics_destroy(world->statics);
     bp_sweep_destroy(world->sweep);
+    bp_soft_destroy(world->soft);
     bp_scratch_destroy(world->scratch);
     bp_bodies_release(world);
     free(world);

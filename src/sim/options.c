@@ -16,6 +16,7 @@ enum {
     OPT_FRICTION,
     OPT_DRAG,
     OPT_ROLLING,
+    OPT_SOLVER,
     OPT_HZ,
     OPT_ARENA,
     OPT_SEED,
@@ -54,6 +55,7 @@ static const struct option long_options[] = {
     {"friction", required_argument, NULL, OPT_FRICTION},
     {"drag", required_argument, NULL, OPT_DRAG},
     {"rolling", required_argument, NULL, OPT_ROLLING},
+    {"solver", required_argument, NULL, OPT_SOLVER},
     {"hz", required_argument, NULL, OPT_HZ},
     {"arena", required_argument, NULL, OPT_ARENA},
     {"seed", required_argument, NULL, OPT_SEED},
@@ -111,6 +113,7 @@ const char *bp_options_usage(void)
            "  --restitution E       bounciness, 0..1 (0.9)\n"
            "  --friction F          contact friction, 0..1 (0.1)\n"
            "  --rolling R           rolling resistance, 0..1 (0.01)\n"
+           "  --solver NAME         contact solver: passes or soft (passes)\n"
            "  --drag D              air drag per second (0.05)\n"
            "  --hz HZ               physics steps per second (120)\n"
            "  --arena WxH           arena size in px (1024x768)\n"
@@ -254,6 +257,14 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
                 return fail(err, err_size, name, v, why);
             opts->params = trial;
             opts->params_set |= bit;
+            break;
+        }
+        case OPT_SOLVER: {
+            int solver = bp_solver_named(v);
+            if (solver < 0)
+                return fail(err, err_size, name, v, "is not a solver (passes or soft)");
+            opts->params.solver = solver;
+            opts->params_set |= BP_SET_SOLVER;
             break;
         }
         case OPT_ARENA: {

@@ -21,6 +21,7 @@ enum {
     BP_SET_DRAG = 1u << 4,
     BP_SET_HZ = 1u << 5,
     BP_SET_ROLLING = 1u << 6,
+    BP_SET_SOLVER = 1u << 7,
 };
 
 /* What colours the balls (--color-by). */

@@ -72,10 +72,45 @@ static int read_pairs(char *rest, key_spec *keys, size_t key_count, const char *
     return 0;
 }
 
+/* The world's solver= key, a name rather than a number: read, then blanked
+ * out of rest for the numeric keys. */
+static int take_solver(char *rest, bp_params *p, bool *seen, const char *name, int line,
+                       char *err, size_t err_size)
+{
+    for (char *t = rest; *t;) {
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        char *end = t;
+        while (*end && *end != ' ' && *end != '\t' && *end != '\r')
+            end++;
+        if (end - t > 7 && strncmp(t, "solver=", 7) == 0) {
+            char value[32];
+            size_t n = (size_t)(end - t - 7);
+            snprintf(value, sizeof value, "%.*s", (int)(n < sizeof value ? n : sizeof value - 1),
+                     t + 7);
+            int solver = n < sizeof value ? bp_solver_named(value) : -1;
+            if (*seen)
+                return line_error(err, err_size, name, line, "key given twice:", "solver");
+            if (solver < 0)
+                return line_error(err, err_size, name, line, "not a solver (passes or soft):",
+                                  value);
+            p->solver = solver;
+            *seen = true;
+            memset(t, ' ', (size_t)(end - t));
+        }
+        t = end;
+    }
+    return 0;
+}
+
 static int parse_world(bp_scene *scene, char *rest, const char *name, int line, char *err,
                        size_t err_size)
 {
     bp_params p = scene->params;
+    bool solver_seen = false;
+    int taken = take_solver(rest, &p, &solver_seen, name, line, err, err_size);
+    if (taken)
+        return taken;
     key_spec keys[] = {
         {"w", &p.width, false, false},          {"h", &p.height, false, false},
         {"gravity", &p.gravity, false, false},  {"restitution", &p.restitution, false, false},
@@ -93,6 +128,8 @@ static int parse_world(bp_scene *scene, char *rest, const char *name, int line, 
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (keys[k].seen)
             scene->params_set |= bits[k];
+    if (solver_seen)
+        scene->params_set |= BP_SET_SOLVER;
     scene->params = p;
     return 0;
 }
@@ -262,6 +299,8 @@ bool bp_scene_save(const bp_world *world, FILE *out)
                  "rolling=%.17g drag=%.17g hz=%.17g\n",
             p->width, p->height, p->gravity, p->restitution, p->friction, p->rolling, p->drag,
             p->hz);
+    if (p->solver != BP_SOLVER_PASSES)
+        fprintf(out, "world solver=%s\n", bp_solver_name(p->solver));
     for (size_t i = 0; i < world->wall_count; i++) {
         const bp_wall *wl = &world->walls[i];
         fprintf(out, "wall x1=%.17g y1=%.17g x2=%.17g y2=%.17g r=%.17g\n", wl->x1, wl->y1, wl->x2,

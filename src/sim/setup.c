@@ -27,6 +27,8 @@ static bp_params merge_params(const bp_params *scene, const bp_options *opts)
         p.drag = cli->drag;
     if (opts->params_set & BP_SET_HZ)
         p.hz = cli->hz;
+    if (opts->params_set & BP_SET_SOLVER)
+        p.solver = cli->solver;
     return p;
 }
 

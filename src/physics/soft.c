@@ -1,0 +1,672 @@
+#include "soft.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "broadphase.h"
+#include "collide.h"
+#include "grow.h"
+#include "walls.h"
+
+/* Substeps of a step: each moves the balls once between two sweeps. */
+#define BP_SOFT_SUBSTEPS 4
+/* Gauss-Seidel sweeps with the push per substep (then one without): one
+ * lets a stack of 4 or 6 rows roll apart well above the friction it needs
+ * (a frozen stack's friction converges slowly); 4 hold them. */
+#define BP_SOFT_SWEEPS 4
+/* Contact stiffness as a part of the substep rate, and its damping ratio:
+ * stiffer than a quarter of the rate, the push overshoots within a
+ * substep and a pile rings (at a half, a 1k pile jittered at 10 px/s for
+ * good); heavily damped, the push does not bounce. */
+#define BP_SOFT_HERTZ_OF_RATE 0.25
+#define BP_SOFT_DAMPING_RATIO 10.0
+/* Fastest push out of an overlap, in smallest radii per second: an overlap
+ * heals over a few steps instead of throwing the balls apart. */
+#define BP_SOFT_PUSH_R_PER_S 20.0
+/* Pairs are listed when this far apart (a part of the smallest radius) or
+ * closer, plus what the fastest ball travels in a step: every contact the
+ * step can make is listed, and solved as speculative until it touches. */
+#define BP_SOFT_MARGIN_OVER_R 0.5
+/* Closer than this (a part of the smaller radius) two surfaces touch: they
+ * join one island, and a ball awake touching a sleeper wakes it. */
+#define BP_SOFT_TOUCH_OVER_R 0.05
+/* A ball is slow below this speed (and spin times radius), as a part of
+ * the speed gravity adds in a step; without gravity, as a part of the
+ * smallest radius per second. */
+#define BP_SOFT_SLEEP_SPEED_G_STEP 0.25
+#define BP_SOFT_SLEEP_SPEED_R_PER_S 0.05
+/* An island sleeps when every ball in it has been slow this long, s. */
+#define BP_SOFT_SLEEP_AFTER_S 0.5
+/* Rounds of waking (and listing the pairs of the woken) in one step. */
+#define BP_SOFT_WAKE_ROUNDS 8
+
+enum { KIND_BALL = 0, KIND_SIDE = 1, KIND_WALL = 2 };
+
+/* A contact by what it joins: ball a's id, then the other's kind and its
+ * id (a ball's, a > ... never: a is the smaller id), side or wall index. */
+typedef struct contact_key {
+    uint32_t id_a, kind, code_b;
+} contact_key;
+
+/* The impulses a contact ended a step with, kept for the next step. */
+typedef struct contact_memory {
+    contact_key key;
+    double jn, jt, jr;
+} contact_memory;
+
+typedef struct soft_contact {
+    contact_key key;
+    uint32_t a;          /* ball index */
+    int32_t b;           /* ball index, or -1 for a side or a wall */
+    double nx, ny;       /* unit normal from a into b */
+    double s0;           /* gap when listed, px (negative: overlap) */
+    double xa, ya, xb, yb; /* centres when listed */
+    double la, lb;       /* levers: centre to contact point along n, px */
+    double kn, kt, kr;   /* effective masses: normal, tangential, rolling */
+    double roll_r;       /* radius rolling resistance acts at, px */
+    double jn, jt, jr;   /* accumulated impulses: normal, tangential, rolling */
+    double vn0;          /* relative normal speed when listed, px/s */
+    double jn_max;       /* the largest normal impulse the step gave it */
+} soft_contact;
+
+struct bp_soft {
+    bp_broadphase broadphase;
+    soft_contact *contacts;
+    size_t contact_count, contact_capacity;
+    contact_memory *memory, *spare; /* sorted by key */
+    size_t memory_count, memory_capacity, spare_capacity;
+    uint32_t *island_of; /* per ball id: the island it sleeps in (0: none) */
+    size_t island_capacity;
+    uint32_t next_island;
+    uint32_t *parent;    /* union-find over ball indices, while islands form */
+    uint8_t *blocked;    /* per root: the island may not sleep */
+    uint8_t *swept;      /* per ball: it hits a side or wall this step (hits) */
+    uint32_t *new_island;/* per root: the island number it sleeps as */
+    size_t ball_capacity;
+    uint32_t *waking;    /* islands to wake this round, sorted */
+    size_t waking_count, waking_capacity;
+};
+
+void bp_soft_destroy(bp_soft *soft)
+{
+    if (!soft)
+        return;
+    bp_broadphase_free(&soft->broadphase);
+    free(soft->contacts);
+    free(soft->memory);
+    free(soft->spare);
+    free(soft->island_of);
+    free(soft->parent);
+    free(soft->blocked);
+    free(soft->swept);
+    free(soft->new_island);
+    free(soft->waking);
+    free(soft);
+}
+
+static int key_compare(const contact_key *x, const contact_key *y)
+{
+    if (x->id_a != y->id_a)
+        return x->id_a < y->id_a ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->code_b < y->code_b ? -1 : x->code_b > y->code_b;
+}
+
+static int memory_order(const void *x, const void *y)
+{
+    return key_compare(&((const contact_memory *)x)->key, &((const contact_memory *)y)->key);
+}
+
+/* The impulses the last step left a contact with this key, or none. */
+static const contact_memory *recall(const bp_soft *soft, const contact_key *key)
+{
+    size_t lo = 0, hi = soft->memory_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_compare(&soft->memory[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < soft->memory_count && key_compare(&soft->memory[lo].key, key) == 0
+               ? &soft->memory[lo]
+               : NULL;
+}
+
+static inline double inv_mass_of(const bp_world *w, int32_t i)
+{
+    return i >= 0 ? w->inv_mass[i] : 0.0;
+}
+
+static inline double inv_inertia_of(const bp_world *w, int32_t i)
+{
+    return i >= 0 ? w->inv_inertia[i] : 0.0;
+}
+
+static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_t b,
+                        contact_key key, double nx, double ny, double s0, double lb)
+{
+    if (soft->contact_count == soft->contact_capacity &&
+        !bp_reserve((void **)&soft->contacts, &soft->contact_capacity, soft->contact_count + 1,
+                    sizeof(soft_contact)))
+        return false;
+    soft_contact *c = &soft->contacts[soft->contact_count++];
+    *c = (soft_contact){.key = key, .a = a, .b = b, .nx = nx, .ny = ny, .s0 = s0};
+    c->xa = world->x[a];
+    c->ya = world->y[a];
+    c->xb = b >= 0 ? world->x[b] : 0.0;
+    c->yb = b >= 0 ? world->y[b] : 0.0;
+    c->la = world->r[a];
+    c->lb = lb;
+    double ima = world->inv_mass[a], imb = inv_mass_of(world, b);
+    double iia = world->inv_inertia[a], iib = inv_inertia_of(world, b);
+    double kn = ima + imb, kt = kn + c->la * c->la * iia + lb * lb * iib, kr = iia + iib;
+    c->kn = kn > 0.0 ? 1.0 / kn : 0.0;
+    c->kt = kt > 0.0 ? 1.0 / kt : 0.0;
+    c->kr = kr > 0.0 ? 1.0 / kr : 0.0;
+    c->roll_r = b < 0 ? c->la : c->la * lb / (c->la + lb);
+    double vbx = b >= 0 ? world->vx[b] : 0.0, vby = b >= 0 ? world->vy[b] : 0.0;
+    c->vn0 = (vbx - world->vx[a]) * nx + (vby - world->vy[a]) * ny;
+    const contact_memory *m = recall(soft, &key);
+    if (m) {
+        c->jn = m->jn;
+        c->jt = m->jt;
+        c->jr = m->jr;
+    }
+    return true;
+}
+
+/* Whether ball i approaches a static surface (normal n from the ball into
+ * it) faster than a resting ball does: an impact, which the swept move
+ * bounces exactly where it happens (arena.h), rather than a contact. */
+static bool hits(bp_soft *soft, const bp_world *world, size_t i, double nx, double ny,
+                 double rest_speed)
+{
+    bool hit = world->vx[i] * nx + world->vy[i] * ny > rest_speed;
+    soft->swept[i] |= hit;
+    return hit;
+}
+
+/* Every contact of the step: the pairs the broad phase lists, and the
+ * sides and walls near each ball awake, within margin (px) plus what the
+ * ball travels in a step. */
+static bool list_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
+                          double rest_speed)
+{
+    soft->contact_count = 0;
+    const bp_broadphase *bp = &soft->broadphase;
+    const uint8_t *flags = world->flags;
+    for (size_t k = 0; k < bp->pair_count; k++) {
+        uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
+        if (flags[i] & flags[j] & BP_BALL_ASLEEP)
+            continue;
+        /* a is the one of smaller id: the key does not depend on the order. */
+        if (world->id[j] < world->id[i]) {
+            uint32_t t = i;
+            i = j;
+            j = t;
+        }
+        double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
+        double d2 = dx * dx + dy * dy, reach = world->r[i] + world->r[j];
+        double travel = (fabs(world->vx[j] - world->vx[i]) + fabs(world->vy[j] - world->vy[i])) * dt;
+        double far = reach + margin + travel;
+        if (!(d2 < far * far))
+            continue;
+        double d = sqrt(d2), nx, ny;
+        if (d > 0.0) {
+            nx = dx / d;
+            ny = dy / d;
+        } else {
+            bp_coincident_normal(world->id[i], world->id[j], &nx, &ny);
+        }
+        contact_key key = {world->id[i], KIND_BALL, world->id[j]};
+        if (!add_contact(soft, world, i, (int32_t)j, key, nx, ny, d - reach, world->r[j]))
+            return false;
+    }
+    const bp_statics *st = world->statics;
+    double fall = fabs(world->params.gravity) * dt * dt; /* what gravity adds to a step's travel */
+    memset(soft->swept, 0, world->count);
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        soft->swept[i] = (world->flags[i] & BP_BALL_HELD) != 0;
+        double x = world->x[i], y = world->y[i], r = world->r[i];
+        double reach = margin + (fabs(world->vx[i]) + fabs(world->vy[i])) * dt + fall;
+        for (int k = 0; k < BP_SIDES; k++) {
+            double gx, gy;
+            double gap = bp_segment_distance(&st->sides[k], x, y, 0.0, 0.0, &gx, &gy) - r;
+            contact_key key = {world->id[i], KIND_SIDE, (uint32_t)k};
+            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) && !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
+                return false;
+        }
+        if (st->count == 0)
+            continue;
+        uint32_t near[BP_WALLS_QUERY_MAX];
+        bp_cell_box cells;
+        double grow = r + reach;
+        size_t m = bp_statics_query(st, x - grow, y - grow, x + grow, y + grow, near, &cells);
+        size_t all = m == SIZE_MAX ? st->count : m;
+        for (size_t q = 0; q < all; q++) {
+            uint32_t w = m == SIZE_MAX ? (uint32_t)q : near[q];
+            const bp_segment *g = &st->segs[w];
+            double gx, gy;
+            double gap = bp_segment_distance(g, x, y, world->vx[i], world->vy[i], &gx, &gy) - g->r - r;
+            contact_key key = {world->id[i], KIND_WALL, w};
+            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) && !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
+                return false;
+        }
+    }
+    return true;
+}
+
+static inline void apply(bp_world *w, const soft_contact *c, double pn, double pt, double pr)
+{
+    double px = pn * c->nx - pt * c->ny, py = pn * c->ny + pt * c->nx;
+    uint32_t a = c->a;
+    w->vx[a] -= px * w->inv_mass[a];
+    w->vy[a] -= py * w->inv_mass[a];
+    w->w[a] -= (pt * c->la + pr) * w->inv_inertia[a];
+    if (c->b >= 0) {
+        int32_t b = c->b;
+        w->vx[b] += px * w->inv_mass[b];
+        w->vy[b] += py * w->inv_mass[b];
+        w->w[b] += (pr - pt * c->lb) * w->inv_inertia[b];
+    }
+}
+
+typedef struct softness {
+    double bias_rate, mass_scale, impulse_scale;
+} softness;
+
+/* A damped spring of frequency hz and damping ratio zeta, solved
+ * implicitly over h s: the part of an overlap it closes per second, and how
+ * much of the rigid response it gives. */
+static softness softness_for(double hz, double zeta, double h)
+{
+    double omega = 2.0 * M_PI * hz;
+    double a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    return (softness){omega / a1, a2 * a3, a3};
+}
+
+/* One Gauss-Seidel sweep over the contacts. push: the soft push out of
+ * overlaps (else only the approach is stopped, and the speculative gap
+ * kept). */
+static void sweep_contacts(bp_soft *soft, bp_world *w, double h, const softness *soft_push,
+                           double max_push, bool push)
+{
+    double mu = w->params.friction, rolling = w->params.rolling, inv_h = 1.0 / h;
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        soft_contact *c = &soft->contacts[k];
+        uint32_t a = c->a;
+        int32_t b = c->b;
+        double vbx = 0.0, vby = 0.0, wb = 0.0, dxb = 0.0, dyb = 0.0;
+        if (b >= 0) {
+            vbx = w->vx[b];
+            vby = w->vy[b];
+            wb = w->w[b];
+            dxb = w->x[b] - c->xb;
+            dyb = w->y[b] - c->yb;
+        }
+        double s = c->s0 + (dxb - (w->x[a] - c->xa)) * c->nx + (dyb - (w->y[a] - c->ya)) * c->ny;
+        double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
+        if (s > 0.0) {
+            bias = s * inv_h; /* speculative: it may close the gap, no more */
+        } else if (push) {
+            bias = fmax(soft_push->bias_rate * s, -max_push);
+            mass_scale = soft_push->mass_scale;
+            impulse_scale = soft_push->impulse_scale;
+        }
+        double dvx = vbx - w->vx[a], dvy = vby - w->vy[a];
+        double vn = dvx * c->nx + dvy * c->ny;
+        double jn = fmax(c->jn - c->kn * mass_scale * (vn + bias) - impulse_scale * c->jn, 0.0);
+        double dn = jn - c->jn;
+        c->jn = jn;
+        c->jn_max = fmax(c->jn_max, jn);
+        /* Friction on the contact points' relative speed, spin included. */
+        double vt = -dvx * c->ny + dvy * c->nx - wb * c->lb - w->w[a] * c->la;
+        double limit = mu * jn;
+        double jt = fmin(fmax(c->jt - vt * c->kt, -limit), limit);
+        double dt_ = jt - c->jt;
+        c->jt = jt;
+        apply(w, c, dn, dt_, 0.0);
+        /* Rolling resistance against the relative spin, never reversing it. */
+        if (rolling > 0.0 && c->kr > 0.0) {
+            double spin = w->w[a] - (b >= 0 ? w->w[b] : 0.0);
+            double rlimit = rolling * jn * c->roll_r;
+            double jr = fmin(fmax(c->jr + spin * c->kr, -rlimit), rlimit);
+            double dr = jr - c->jr;
+            c->jr = jr;
+            apply(w, c, 0.0, 0.0, dr);
+        }
+    }
+}
+
+/* A contact hit faster than a resting one closes bounces with the
+ * world's restitution: its normal speed is set to -e times the approach. */
+static void restitution(bp_soft *soft, bp_world *w, double rest_speed)
+{
+    double e = w->params.restitution;
+    if (e == 0.0)
+        return;
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        soft_contact *c = &soft->contacts[k];
+        if (c->vn0 > -rest_speed || c->jn_max == 0.0)
+            continue;
+        int32_t b = c->b;
+        double vbx = b >= 0 ? w->vx[b] : 0.0, vby = b >= 0 ? w->vy[b] : 0.0;
+        double vn = (vbx - w->vx[c->a]) * c->nx + (vby - w->vy[c->a]) * c->ny;
+        double jn = fmax(c->jn - c->kn * (vn + e * c->vn0), 0.0);
+        double dn = jn - c->jn;
+        c->jn = jn;
+        apply(w, c, dn, 0.0, 0.0);
+    }
+}
+
+/* Balls pressed onto a side or wall that faces up (against gravity), no
+ * steeper than the arena's slope limit, are grounded. */
+static void mark_grounded(const bp_soft *soft, bp_world *w)
+{
+    double g = w->params.gravity;
+    if (g == 0.0)
+        return;
+    double cos_limit = cos(BP_SLOPE_LIMIT_DEG * M_PI / 180.0);
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        const soft_contact *c = &soft->contacts[k];
+        /* n points from the ball into the surface: along gravity, a floor. */
+        if (c->b < 0 && c->jn > 0.0 && c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit)
+            w->flags[c->a] |= BP_BALL_GROUNDED;
+    }
+}
+
+/* Keeps the impulses of this step's contacts, and those of contacts
+ * between sleepers (which no pair lists while they sleep): a pile woken
+ * starts from the impulses it fell asleep with. */
+static bool remember(bp_soft *soft, const bp_world *world)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < soft->memory_count; k++) {
+        const contact_memory *m = &soft->memory[k];
+        int64_t ia = bp_world_index_of(world, m->key.id_a);
+        int64_t ib = m->key.kind == KIND_BALL ? bp_world_index_of(world, m->key.code_b) : ia;
+        if (ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP))
+            kept++;
+    }
+    size_t total = kept + soft->contact_count;
+    if (!bp_reserve((void **)&soft->spare, &soft->spare_capacity, total + 1,
+                    sizeof(contact_memory)))
+        return false;
+    size_t n = 0;
+    for (size_t k = 0; k < soft->memory_count; k++) {
+        const contact_memory *m = &soft->memory[k];
+        int64_t ia = bp_world_index_of(world, m->key.id_a);
+        int64_t ib = m->key.kind == KIND_BALL ? bp_world_index_of(world, m->key.code_b) : ia;
+        if (ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP))
+            soft->spare[n++] = *m;
+    }
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        const soft_contact *c = &soft->contacts[k];
+        if (c->jn > 0.0 || c->jt != 0.0)
+            soft->spare[n++] = (contact_memory){c->key, c->jn, c->jt, c->jr};
+    }
+    qsort(soft->spare, n, sizeof(contact_memory), memory_order);
+    contact_memory *t = soft->memory;
+    soft->memory = soft->spare;
+    soft->spare = t;
+    size_t cap = soft->memory_capacity;
+    soft->memory_capacity = soft->spare_capacity;
+    soft->spare_capacity = cap;
+    soft->memory_count = n;
+    return true;
+}
+
+static bool reserve_balls(bp_soft *soft, const bp_world *world)
+{
+    size_t n = world->count + 1, c1 = soft->ball_capacity, c2 = c1, c4 = c1;
+    size_t ids = (size_t)world->next_id + 1;
+    if (!bp_reserve((void **)&soft->parent, &c1, n, sizeof(uint32_t)) ||
+        !bp_reserve((void **)&soft->blocked, &c2, n, sizeof(uint8_t)) ||
+        !bp_reserve((void **)&soft->swept, &c4, n, sizeof(uint8_t)))
+        return false;
+    size_t c3 = soft->ball_capacity;
+    if (!bp_reserve((void **)&soft->new_island, &c3, c1, sizeof(uint32_t)))
+        return false;
+    soft->ball_capacity = c1 < c2 ? (c1 < c4 ? c1 : c4) : (c2 < c4 ? c2 : c4);
+    size_t old = soft->island_capacity;
+    if (!bp_reserve((void **)&soft->island_of, &soft->island_capacity, ids, sizeof(uint32_t)))
+        return false;
+    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
+    return true;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static int u32_order(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Wakes every sleeper that a ball awake touches, with its whole island.
+ * Returns how many woke (SIZE_MAX: out of memory). */
+static size_t wake_touched(bp_soft *soft, bp_world *world)
+{
+    const bp_broadphase *bp = &soft->broadphase;
+    soft->waking_count = 0;
+    for (size_t k = 0; k < bp->pair_count; k++) {
+        uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
+        uint8_t fi = world->flags[i], fj = world->flags[j];
+        if (!((fi ^ fj) & BP_BALL_ASLEEP))
+            continue;
+        double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
+        double ri = world->r[i], rj = world->r[j];
+        double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+        if (!(dx * dx + dy * dy < touch * touch))
+            continue;
+        uint32_t sleeper = (fi & BP_BALL_ASLEEP) ? i : j;
+        if (soft->waking_count == soft->waking_capacity &&
+            !bp_reserve((void **)&soft->waking, &soft->waking_capacity, soft->waking_count + 1,
+                        sizeof(uint32_t)))
+            return SIZE_MAX;
+        uint32_t island = soft->island_of[world->id[sleeper]];
+        if (island == 0) { /* asleep by no island of ours: wake it alone */
+            bp_world_wake(world, sleeper);
+            continue;
+        }
+        soft->waking[soft->waking_count++] = island;
+    }
+    if (soft->waking_count == 0)
+        return 0;
+    qsort(soft->waking, soft->waking_count, sizeof(uint32_t), u32_order);
+    size_t woken = 0;
+    for (size_t i = 0; i < world->count; i++) {
+        if (!(world->flags[i] & BP_BALL_ASLEEP))
+            continue;
+        uint32_t island = soft->island_of[world->id[i]];
+        if (island && bsearch(&island, soft->waking, soft->waking_count, sizeof(uint32_t),
+                              u32_order)) {
+            bp_world_wake(world, i);
+            soft->island_of[world->id[i]] = 0;
+            woken++;
+        }
+    }
+    return woken;
+}
+
+/* Islands: the balls awake joined by touching contacts. An island sleeps
+ * whole once every ball in it has been slow for the sleep time, none is
+ * held, and none touches a ball awake outside it (it then would be in it). */
+static bool sleep_islands(bp_soft *soft, bp_world *world, double dt)
+{
+    const bp_params *p = &world->params;
+    double slow = fabs(p->gravity) > 0.0 ? BP_SOFT_SLEEP_SPEED_G_STEP * fabs(p->gravity) * dt
+                                         : BP_SOFT_SLEEP_SPEED_R_PER_S * world->r_min;
+    double steps = ceil(BP_SOFT_SLEEP_AFTER_S / dt);
+    uint16_t calm_steps = (uint16_t)(steps < 1.0 ? 1.0 : (steps > 60000.0 ? 60000.0 : steps));
+    size_t n = world->count;
+    for (size_t i = 0; i < n; i++) {
+        soft->parent[i] = (uint32_t)i;
+        soft->blocked[i] = 0;
+        soft->new_island[i] = 0;
+    }
+    size_t awake = 0;
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
+        awake++;
+        double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
+        double spin = world->w[i] * world->r[i];
+        bool is_slow = v2 < slow * slow && spin * spin < slow * slow;
+        if (!is_slow || (world->flags[i] & BP_BALL_HELD))
+            world->calm[i] = 0;
+        else if (world->calm[i] < calm_steps)
+            world->calm[i]++;
+    }
+    if (awake == 0)
+        return true;
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        const soft_contact *c = &soft->contacts[k];
+        if (c->b < 0)
+            continue;
+        uint32_t a = c->a, b = (uint32_t)c->b;
+        if ((world->flags[a] | world->flags[b]) & BP_BALL_ASLEEP)
+            continue;
+        double dx = world->x[b] - world->x[a], dy = world->y[b] - world->y[a];
+        double ra = world->r[a], rb = world->r[b];
+        double touch = ra + rb + BP_SOFT_TOUCH_OVER_R * (ra < rb ? ra : rb);
+        if (!(dx * dx + dy * dy < touch * touch))
+            continue;
+        uint32_t x = find_root(soft->parent, a), y = find_root(soft->parent, b);
+        if (x != y)
+            soft->parent[x < y ? y : x] = x < y ? x : y;
+    }
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1))
+        if (world->calm[i] < calm_steps || (world->flags[i] & BP_BALL_HELD))
+            soft->blocked[find_root(soft->parent, (uint32_t)i)] = 1;
+    for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
+        uint32_t root = find_root(soft->parent, (uint32_t)i);
+        if (soft->blocked[root])
+            continue;
+        if (soft->new_island[root] == 0) {
+            soft->next_island = soft->next_island == UINT32_MAX ? 1 : soft->next_island + 1;
+            soft->new_island[root] = soft->next_island;
+        }
+        soft->island_of[world->id[i]] = soft->new_island[root];
+        world->flags[i] |= BP_BALL_ASLEEP;
+        world->calm[i] = 0;
+        world->vx[i] = world->vy[i] = world->w[i] = 0.0;
+        world->inv_mass[i] = world->inv_inertia[i] = 0.0;
+    }
+    return true;
+}
+
+/* angle + turn, kept within a few turns of 0 (the wrap is exact, and rare). */
+static inline double turned(double angle, double turn)
+{
+    double a = angle + turn;
+    return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
+}
+
+static bool list_pairs(bp_soft *soft, const bp_world *world, double margin)
+{
+    bp_broadphase *bp = &soft->broadphase;
+    bp->awake_pairs_only = true;
+    return bp_broadphase_sort(bp, world, margin, NULL) &&
+           bp_broadphase_pairs(bp, world, margin, NULL);
+}
+
+bool bp_soft_step(bp_world *world, double dt)
+{
+    if (!world->soft) {
+        world->soft = calloc(1, sizeof(bp_soft));
+        if (!world->soft)
+            return false;
+    }
+    bp_soft *soft = world->soft;
+    const bp_params *p = &world->params;
+    if (!reserve_balls(soft, world))
+        return false;
+    /* The fastest ball's step decides how far apart pairs are listed. */
+    double v_max = 0.0;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        v_max = fmax(v_max, fabs(world->vx[i]) + fabs(world->vy[i]));
+    double r_min = world->count > 0 ? world->r_min : 1.0;
+    double margin = BP_SOFT_MARGIN_OVER_R * r_min + 2.0 * v_max * dt;
+    if (!list_pairs(soft, world, margin))
+        return false;
+    for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
+        size_t woken = wake_touched(soft, world);
+        if (woken == SIZE_MAX || (woken > 0 && !list_pairs(soft, world, margin)))
+            return false;
+        if (woken == 0)
+            break;
+    }
+    double rest_speed = bp_params_rest_speed(p);
+    if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed))
+        return false;
+
+    double h = dt / BP_SOFT_SUBSTEPS;
+    softness push = softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
+    double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
+    double dv = p->gravity * h, damping = exp(-p->drag * h);
+    world->statics->anchors_valid = false; /* the passes' anchors: not kept here */
+    for (int s = 0; s < BP_SOFT_SUBSTEPS; s++) {
+        if (world->stop && *world->stop)
+            return false;
+        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+             i = bp_world_next_awake(world, i + 1)) {
+            if (world->flags[i] & BP_BALL_HELD)
+                continue;
+            world->vy[i] += dv;
+            if (damping != 1.0) {
+                world->vx[i] *= damping;
+                world->vy[i] *= damping;
+                world->w[i] *= damping;
+            }
+        }
+        for (size_t k = 0; k < soft->contact_count; k++) {
+            const soft_contact *c = &soft->contacts[k];
+            apply(world, c, c->jn, c->jt, c->jr);
+        }
+        for (int it = 0; it < BP_SOFT_SWEEPS; it++)
+            sweep_contacts(soft, world, h, &push, max_push, true);
+        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+             i = bp_world_next_awake(world, i + 1)) {
+            world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
+            world->angle[i] = turned(world->angle[i], world->w[i] * h);
+            /* A ball that hits a side or wall (and the hand) is swept
+             * through them: nothing passes, and the impact bounces where
+             * it happens, on the path the substeps' positions lie on
+             * (arena.h). The others rest on them through their contacts:
+             * the swept move's own friction would upset the contacts'
+             * balance (a stack of 4 rows rolled apart). */
+            if (!soft->swept[i]) {
+                world->x[i] += world->vx[i] * h;
+                world->y[i] += world->vy[i] * h;
+                continue;
+            }
+            if (!bp_arena_move_open(world, i, h))
+                bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
+        }
+        sweep_contacts(soft, world, h, &push, max_push, false);
+    }
+    restitution(soft, world, rest_speed);
+    mark_grounded(soft, world);
+    /* Balls pushed past a side (only a deep overlap can) go back inside. */
+    double w = p->width, hh = p->height;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        double x = world->x[i], y = world->y[i], r = world->r[i];
+        double lo_x = r < 0.5 * w ? r : 0.5 * w, lo_y = r < 0.5 * hh ? r : 0.5 * hh;
+        if (x < lo_x || x > w - lo_x || y < lo_y || y > hh - lo_y)
+            bp_arena_contain(world, i, rest_speed);
+    }
+    return remember(soft, world) && sleep_islands(soft, world, dt);
+}

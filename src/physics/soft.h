@@ -1,0 +1,38 @@
+/* The soft-step contact solver (--solver soft): one velocity-level solver
+ * for every contact, resting or hitting, normal and tangential, with the
+ * contacts' impulses carried from step to step, and islands that sleep
+ * whole and keep their contacts' impulses while asleep.
+ *
+ * A step: the contacts (ball-ball, ball-side, ball-wall) are listed once,
+ * with a speculative margin, each given the impulses it ended the last
+ * step with. Then, in each of BP_SOFT_SUBSTEPS substeps: gravity and drag;
+ * the contacts' impulses applied again (warm start); one Gauss-Seidel sweep
+ * over the contacts that stops the approach of every touching pair and
+ * pushes overlaps out through a stiff, damped spring (soft constraint);
+ * positions moved; one more sweep without the push (relax), so that the
+ * push leaves no speed behind. Last, the contacts that were hit faster
+ * than a resting contact closes get their restitution, and the impulses
+ * are kept for the next step.
+ *
+ * Why: the impulses a pile carries are what holds it up. Carried from step
+ * to step (and through sleep) they cancel gravity at once, so a pile at
+ * rest stays exactly where it is, awake or woken, and a pile sleeps only
+ * when it is at rest: an island (balls touching each other) sleeps when
+ * every ball in it has been slow for BP_SOFT_SLEEP_AFTER_S, and any ball
+ * awake that touches a sleeper wakes its whole island. */
+#ifndef BP_SOFT_H
+#define BP_SOFT_H
+
+#include <stdbool.h>
+
+#include "bodies.h"
+
+typedef struct bp_soft bp_soft;
+
+void bp_soft_destroy(bp_soft *soft);
+
+/* One step of dt seconds (the world's statics prepared). false when memory
+ * runs out or the stop flag is raised: the step is then unfinished. */
+bool bp_soft_step(bp_world *world, double dt);
+
+#endif

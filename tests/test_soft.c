@@ -1,0 +1,368 @@
+/* The soft-step solver (--solver soft): true rest, and the textbook cases.
+ *
+ * A pile settled until it sleeps, then woken whole, must stand as it was:
+ * 99% of its balls move at most 0.1 r in 2 s, none more than 1 r (the pit
+ * of 1,000 and the heap scene). Then: two equal balls meeting head on with
+ * e = 1 swap their speeds exactly; a disk rolls down a 20 degree incline at
+ * (2/3) g sin(theta) with w r = v; a ball dropped with e = 1 bounces back to
+ * its height for 30 s; a crowd never ends up with more energy than it
+ * started with; islands sleep apart, and a ball landing on a sleeping pile
+ * wakes it; nothing passes a wall. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene.h"
+#include "spawn.h"
+#include "step.h"
+#include "tap.h"
+#include "world.h"
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t asleep_count(const bp_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->count; i++)
+        n += (w->flags[i] & BP_BALL_ASLEEP) != 0;
+    return n;
+}
+
+static bp_world *new_world(bp_params p)
+{
+    p.solver = BP_SOLVER_SOFT;
+    bp_world *w = bp_world_new(&p);
+    if (!w) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    return w;
+}
+
+static size_t add(bp_world *w, double x, double y, double vx, double vy, double r)
+{
+    int64_t id = bp_world_insert_ball(w, x, y, vx, vy, r, 0.0);
+    if (id < 0) {
+        printf("Bail out! cannot add a ball\n");
+        exit(1);
+    }
+    return (size_t)bp_world_index_of(w, (uint32_t)id);
+}
+
+/* Settles w until every ball sleeps (at most max_steps), wakes it whole,
+ * runs 2 s, and checks how far the balls moved, in their own radii. */
+static void woken_pile_stays(bp_world *w, const char *name, int max_steps)
+{
+    char what[160];
+    for (int s = 0; s < max_steps && asleep_count(w) < w->count; s++)
+        step_or_bail(w);
+    size_t n = w->count;
+    snprintf(what, sizeof what, "%s: every one of %zu balls sleeps after settling", name, n);
+    TAP_OK(n > 0 && asleep_count(w) == n, what);
+    uint32_t ids = w->next_id;
+    double *x0 = malloc(ids * sizeof *x0), *y0 = malloc(ids * sizeof *y0);
+    double *moved = malloc((n ? n : 1) * sizeof *moved);
+    if (!x0 || !y0 || !moved) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        x0[w->id[i]] = w->x[i];
+        y0[w->id[i]] = w->y[i];
+    }
+    bp_world_wake_all(w);
+    for (int s = 0; s < (int)(2.0 * w->params.hz); s++)
+        step_or_bail(w);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = w->id[i];
+        moved[i] = hypot(w->x[i] - x0[id], w->y[i] - y0[id]) / w->r[i];
+    }
+    qsort(moved, n, sizeof *moved, by_value);
+    double p99 = moved[n * 99 / 100], worst = moved[n - 1];
+    printf("# %s woken for 2 s: moved p50 %.4f r, p99 %.4f r, max %.4f r\n", name,
+           moved[n / 2], p99, worst);
+    snprintf(what, sizeof what, "%s: woken, 99%% of the balls move at most 0.1 r in 2 s", name);
+    TAP_OK(p99 <= 0.1, what);
+    snprintf(what, sizeof what, "%s: woken, no ball moves more than 1 r in 2 s", name);
+    TAP_OK(worst <= 1.0, what);
+    snprintf(what, sizeof what, "%s: woken, the pile falls asleep again within 2 s", name);
+    TAP_OK(asleep_count(w) == n, what);
+    free(x0);
+    free(y0);
+    free(moved);
+}
+
+static void the_pit(void)
+{
+    bp_world *w = new_world(bp_pit_params(1000));
+    if (!bp_spawn_pit(w, 1000, 1)) {
+        printf("Bail out! cannot build the pit\n");
+        exit(1);
+    }
+    woken_pile_stays(w, "pit of 1,000", 20 * 120);
+    bp_world_destroy(w);
+}
+
+static void the_heap(void)
+{
+    bp_scene scene = {0};
+    char err[256];
+    if (bp_scene_load(&scene, BP_SCENES_DIR "/heap.scene", err, sizeof err) != 0) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    bp_world *w = new_world(scene.params);
+    if (bp_scene_build(&scene, "heap.scene", w, err, sizeof err) != 0) {
+        printf("Bail out! cannot build the heap\n");
+        exit(1);
+    }
+    woken_pile_stays(w, "heap", 40 * 120);
+    bp_world_destroy(w);
+    bp_scene_free(&scene);
+}
+
+static bp_params still_air(void)
+{
+    bp_params p = bp_params_default();
+    p.drag = 0.0;
+    p.rolling = 0.0;
+    return p;
+}
+
+/* Equal masses, e = 1, no friction: the 1D law swaps the speeds, exactly. */
+static void head_on_swap(void)
+{
+    bp_params p = still_air();
+    p.gravity = 0.0;
+    p.restitution = 1.0;
+    p.friction = 0.0;
+    bp_world *w = new_world(p);
+    add(w, 300.0, 300.0, 200.0, 0.0, 10.0);
+    add(w, 500.0, 300.0, -50.0, 0.0, 10.0);
+    for (int s = 0; s < 120; s++)
+        step_or_bail(w);
+    int64_t a = bp_world_index_of(w, 0), b = bp_world_index_of(w, 1);
+    TAP_OK(w->vx[a] == -50.0 && w->vx[b] == 200.0 && w->vy[a] == 0.0 && w->vy[b] == 0.0,
+           "head on, equal masses, e = 1: the speeds swap bit for bit");
+    TAP_OK(w->w[a] == 0.0 && w->w[b] == 0.0, "head on without friction: no spin appears");
+    bp_world_destroy(w);
+}
+
+/* A disk on an incline of 20 degrees with mu = 0.5 >= tan(20)/3 rolls:
+ * a = (2/3) g sin(theta), and its contact point does not slide, w r = v. */
+static void rolls_down_incline(void)
+{
+    bp_params p = still_air();
+    p.restitution = 0.0;
+    p.friction = 0.5;
+    p.width = 1000.0;
+    p.height = 800.0;
+    bp_world *w = new_world(p);
+    double th = 20.0 * M_PI / 180.0, r = 10.0, wall_r = 2.0;
+    if (!bp_world_insert_wall(w, (bp_wall){50.0, 100.0, 950.0, 100.0 + 900.0 * tan(th), wall_r})) {
+        printf("Bail out! cannot add the incline\n");
+        exit(1);
+    }
+    size_t i = add(w, 100.0, 100.0 + 50.0 * tan(th) - (r + wall_r) / cos(th), 0.0, 0.0, r);
+    for (int s = 0; s < 30; s++)
+        step_or_bail(w);
+    double v0 = hypot(w->vx[i], w->vy[i]);
+    for (int s = 0; s < 60; s++)
+        step_or_bail(w);
+    double v1 = hypot(w->vx[i], w->vy[i]), a = (v1 - v0) / 0.5;
+    double expect = 2.0 / 3.0 * p.gravity * sin(th);
+    printf("# incline: a %.4f px/s^2, expected %.4f; w r %.4f, v %.4f\n", a, expect, w->w[i] * r,
+           v1);
+    TAP_OK(fabs(a - expect) <= 1e-3 * expect, "a disk rolls down 20 degrees at (2/3) g sin");
+    TAP_OK(fabs(w->w[i] * r - v1) <= 1e-3 * v1, "rolling: w r = v (the contact does not slide)");
+    bp_world_destroy(w);
+}
+
+/* e = 1, no drag: the apex stays within 1% of the drop for 30 s. */
+static void bounce_apex_holds(double hz)
+{
+    bp_params p = still_air();
+    p.restitution = 1.0;
+    p.friction = 0.0;
+    p.hz = hz;
+    p.width = 400.0;
+    p.height = 600.0;
+    bp_world *w = new_world(p);
+    size_t i = add(w, 200.0, 100.0, 0.0, 0.0, 10.0);
+    double drop = 590.0 - 100.0, worst = 0.0, prev_vy = 0.0;
+    int apexes = 0;
+    for (int s = 0; s < (int)(30.0 * hz); s++) {
+        step_or_bail(w);
+        if (prev_vy < 0.0 && w->vy[i] >= 0.0) {
+            worst = fmax(worst, fabs(w->y[i] - 100.0));
+            apexes++;
+        }
+        prev_vy = w->vy[i];
+    }
+    char what[120];
+    snprintf(what, sizeof what, "%g Hz: %d apexes in 30 s, each within 1%% of the drop (%.3f px)",
+             hz, apexes, worst);
+    TAP_OK(apexes >= 10 && worst <= 0.01 * drop, what);
+    bp_world_destroy(w);
+}
+
+/* A crowd with gravity, e = 1 and friction never ends up with more energy
+ * (kinetic, spin and height) than it started with. */
+static void energy_never_above_start(void)
+{
+    bp_params p = still_air();
+    p.restitution = 1.0;
+    p.friction = 0.5;
+    p.width = 600.0;
+    p.height = 400.0;
+    bp_world *w = new_world(p);
+    uint64_t seed = 3;
+    for (int k = 0; k < 80; k++) {
+        double u[3];
+        for (int q = 0; q < 3; q++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            u[q] = (double)(seed >> 11) / 9007199254740992.0;
+        }
+        /* A grid of 10 x 8 cells of 60 x 50 px: no two balls overlap. */
+        add(w, 30.0 + 60.0 * (k % 10), 25.0 + 50.0 * (k / 10), 400.0 * u[0] - 200.0,
+            400.0 * u[1] - 200.0, 6.0 + 12.0 * u[2]);
+    }
+    double ke, pe;
+    bp_world_energy(w, &ke, &pe);
+    double start = ke + pe, most = start;
+    for (int s = 0; s < 2400; s++) {
+        step_or_bail(w);
+        bp_world_energy(w, &ke, &pe);
+        most = fmax(most, ke + pe);
+    }
+    printf("# crowd: energy at the start %.9e, most %.9e, end %.9e\n", start, most, ke + pe);
+    TAP_OK(most <= start * (1.0 + 1e-12), "a crowd never has more energy than it started with");
+    TAP_OK(ke + pe < start, "friction and sleep take energy out of it");
+    bp_world_destroy(w);
+}
+
+/* Two piles far apart sleep each on its own; a ball dropped on one wakes
+ * that one alone. The pyramids need rolling resistance: without it, a
+ * pyramid of three rows on a flat floor is a mechanism (its bottom balls
+ * roll out as the middle ones roll round them, no contact slipping), which
+ * no friction stops, as with a stack of pipes without chocks. */
+static void islands_sleep_apart(void)
+{
+    bp_params p = still_air();
+    p.restitution = 0.2;
+    p.friction = 0.5;
+    p.rolling = 0.05;
+    p.width = 800.0;
+    p.height = 400.0;
+    bp_world *w = new_world(p);
+    for (int row = 0; row < 3; row++)
+        for (int k = 0; k < 4 - row; k++) {
+            add(w, 100.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
+            add(w, 600.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
+        }
+    for (int s = 0; s < 600 && asleep_count(w) < w->count; s++)
+        step_or_bail(w);
+    TAP_OK(asleep_count(w) == w->count, "two pyramids of 9 balls fall asleep");
+    size_t dropped = add(w, 630.0, 100.0, 0.0, 0.0, 10.0);
+    bool left_slept = true, right_woke = false;
+    for (int s = 0; s < 120; s++) {
+        step_or_bail(w);
+        for (size_t i = 0; i < w->count; i++) {
+            if (i == dropped)
+                continue;
+            bool asleep = (w->flags[i] & BP_BALL_ASLEEP) != 0;
+            if (w->x[i] < 400.0)
+                left_slept &= asleep;
+            else
+                right_woke |= !asleep;
+        }
+    }
+    TAP_OK(right_woke, "a ball landing on a sleeping pyramid wakes it");
+    TAP_OK(left_slept, "the other pyramid, which nothing touched, sleeps on");
+    bp_world_destroy(w);
+}
+
+/* A fast ball is stopped by a thin wall, and a held ball (the hand) too. */
+static void nothing_passes_a_wall(void)
+{
+    bp_params p = still_air();
+    p.gravity = 0.0;
+    p.restitution = 0.5;
+    bp_world *w = new_world(p);
+    if (!bp_world_insert_wall(w, (bp_wall){500.0, 100.0, 500.0, 700.0, 0.0})) {
+        printf("Bail out! cannot add the wall\n");
+        exit(1);
+    }
+    size_t fast = add(w, 300.0, 300.0, 20000.0, 0.0, 5.0);
+    size_t hand = add(w, 300.0, 500.0, 3000.0, 0.0, 10.0);
+    bp_world_set_held(w, w->id[hand], true);
+    uint32_t fast_id = w->id[fast], hand_id = w->id[hand];
+    bool left = true;
+    for (int s = 0; s < 120; s++) {
+        int64_t h = bp_world_index_of(w, hand_id);
+        w->vx[h] = 3000.0; /* the hand keeps pushing at the wall */
+        step_or_bail(w);
+        left &= w->x[bp_world_index_of(w, fast_id)] < 500.0 &&
+                w->x[bp_world_index_of(w, hand_id)] < 500.0;
+    }
+    TAP_OK(left, "a ball at 20,000 px/s and a held one at 3,000 px/s stay left of a thin wall");
+    bp_world_destroy(w);
+}
+
+/* A stack of rows of equal balls on the floor (rows, rows - 1, ... 1),
+ * touching, run 2 s at this friction: whether its top ball is still at its
+ * height (within a radius). */
+static bool pyramid_stands(int rows, double friction)
+{
+    bp_params p = still_air();
+    p.friction = friction;
+    p.restitution = 0.2;
+    p.width = 800.0;
+    p.height = 400.0;
+    bp_world *w = new_world(p);
+    double r = 10.0, row_h = 2.0 * r * sqrt(0.75);
+    size_t top = 0;
+    for (int row = 0; row < rows; row++)
+        for (int k = 0; k < rows - row; k++)
+            top = add(w, 100.0 + 2.0 * r * k + r * row, p.height - r - row_h * row, 0.0, 0.0, r);
+    uint32_t top_id = w->id[top];
+    double y0 = w->y[top];
+    for (int s = 0; s < 240; s++)
+        step_or_bail(w);
+    double y = w->y[bp_world_index_of(w, top_id)];
+    bp_world_destroy(w);
+    return fabs(y - y0) < r;
+}
+
+/* Two balls and one on them stand from friction 1 / (2 + sqrt 3) = 0.268
+ * on (each lower ball's torque makes the floor's friction equal the top
+ * contact's); below, they roll apart. Taller stacks need more: with the
+ * positions frozen, Gauss-Seidel finds their balance for 4 rows from about
+ * 0.6 and for 6 rows from about 1. */
+static void stacks_stand_as_friction_allows(void)
+{
+    TAP_OK(pyramid_stands(2, 0.3), "three balls stacked stand with friction 0.3 (> 0.268)");
+    TAP_OK(!pyramid_stands(2, 0.2), "three balls stacked roll apart with friction 0.2 (< 0.268)");
+    TAP_OK(pyramid_stands(4, 1.0), "a stack of 4 rows stands with friction 1");
+    TAP_OK(pyramid_stands(6, 1.5), "a stack of 6 rows stands with friction 1.5");
+}
+
+int main(void)
+{
+    the_pit();
+    the_heap();
+    head_on_swap();
+    rolls_down_incline();
+    bounce_apex_holds(60.0);
+    bounce_apex_holds(120.0);
+    bounce_apex_holds(240.0);
+    energy_never_above_start();
+    islands_sleep_apart();
+    nothing_passes_a_wall();
+    stacks_stand_as_friction_allows();
+    return tap_done();
+}
