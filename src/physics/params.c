@@ -51,7 +51,7 @@ int bp_solver_named(const char *name)
     return -1;
 }
 
-const char *bp_solver_name(int solver)
+const char *bp_solver_name(int64_t solver)
 {
     return solver == BP_SOLVER_PASSES ? "passes" : solver == BP_SOLVER_SOFT ? "soft" : NULL;
 }

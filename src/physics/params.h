@@ -4,6 +4,7 @@
 #define BP_PARAMS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct bp_params {
     double width;       /* arena width, px */
@@ -14,7 +15,8 @@ typedef struct bp_params {
     double rolling;     /* rolling resistance: torque rolling * N * r against the spin, 0..1 */
     double drag;        /* air drag rate, 1/s: v *= exp(-drag*dt) per step */
     double hz;          /* fixed physics steps per second */
-    int solver;         /* BP_SOLVER_*: how contacts are resolved */
+    int64_t solver;     /* BP_SOLVER_*: how contacts are resolved (64 bits: no padding, so
+                           that params compare whole with memcmp) */
 } bp_params;
 
 /* The contact solvers: the relaxation passes with per-ball sleep (solver.h),
@@ -24,7 +26,7 @@ enum { BP_SOLVER_PASSES = 0, BP_SOLVER_SOFT = 1 };
 /* The solver named name ("passes" or "soft"), or -1. */
 int bp_solver_named(const char *name);
 /* The name of a solver, or NULL for none. */
-const char *bp_solver_name(int solver);
+const char *bp_solver_name(int64_t solver);
 
 /* The documented defaults (docs/cli.md). */
 bp_params bp_params_default(void);
