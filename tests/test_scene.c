@@ -159,6 +159,19 @@ static void a_pile_saved_at_rest_loads_back_at_rest(void)
     }
 }
 
+/* The solver is a world key like the others: a scene's solver=soft makes a
+ * world of the soft solver, and a world saved loads back with it. */
+static void the_solver_key_round_trips(void)
+{
+    char err[256] = "";
+    bp_world *w = build("world w=300 h=200 solver=soft\nball x=50 y=50 r=10\n", err, sizeof err);
+    TAP_OK(w && w->params.solver == BP_SOLVER_SOFT, "world solver=soft makes a soft world");
+    bp_world *again = w ? save_and_load(w, err, sizeof err) : NULL;
+    TAP_OK(again && again->params.solver == BP_SOLVER_SOFT, "saved and loaded, it is soft still");
+    bp_world_destroy(w);
+    bp_world_destroy(again);
+}
+
 /* Whether each source accepts a ball radius given as text. */
 static bool scene_takes_radius(const char *r)
 {
@@ -235,6 +248,7 @@ int main(void)
     rotation_keys_set_the_balls_angle_and_spin();
     a_saved_scene_loads_back_to_the_same_bits();
     a_pile_saved_at_rest_loads_back_at_rest();
+    the_solver_key_round_trips();
     a_radius_is_judged_alike_by_scene_recording_and_command_line();
     masses_whose_reciprocal_breaks_are_refused();
     return tap_done();

@@ -8,6 +8,8 @@
 #include "broadphase.h"
 #include "collide.h"
 #include "grow.h"
+#include "sweep.h"
+#include "tolerances.h"
 #include "walls.h"
 
 /* Substeps of a step: each moves the balls once between two sweeps. */
@@ -590,7 +592,7 @@ bool bp_soft_step(bp_world *world, double dt)
     }
     bp_soft *soft = world->soft;
     const bp_params *p = &world->params;
-    if (!reserve_balls(soft, world))
+    if (!reserve_balls(soft, world) || !bp_sweep_reserve(world))
         return false;
     /* The fastest ball's step decides how far apart pairs are listed. */
     double v_max = 0.0;
@@ -598,7 +600,11 @@ bool bp_soft_step(bp_world *world, double dt)
          i = bp_world_next_awake(world, i + 1))
         v_max = fmax(v_max, fabs(world->vx[i]) + fabs(world->vy[i]));
     double r_min = world->count > 0 ? world->r_min : 1.0;
-    double margin = BP_SOFT_MARGIN_OVER_R * r_min + 2.0 * v_max * dt;
+    /* Balls faster than that are swept instead (bp_sweep_run): the list
+     * reaches no further than what a ball not swept travels, so the work
+     * of a step stays bounded whatever the speeds. */
+    double travel = 2.0 * v_max * dt, most = 2.0 * BP_FAST_FRACTION * world->r_max;
+    double margin = BP_SOFT_MARGIN_OVER_R * r_min + (travel < most ? travel : most);
     if (!list_pairs(soft, world, margin))
         return false;
     for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
@@ -616,6 +622,9 @@ bool bp_soft_step(bp_world *world, double dt)
     softness push = softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
     double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
     double dv = p->gravity * h, damping = exp(-p->drag * h);
+    /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
+     * than the pair list reaches for it (below). */
+    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
     world->statics->anchors_valid = false; /* the passes' anchors: not kept here */
     for (int s = 0; s < BP_SOFT_SUBSTEPS; s++) {
         if (world->stop && *world->stop)
@@ -637,10 +646,21 @@ bool bp_soft_step(bp_world *world, double dt)
         }
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
             sweep_contacts(soft, world, h, &push, max_push, true);
+        size_t held = 0;
+        double r_max = 0.0;
         for (size_t i = bp_world_next_awake(world, 0); i < world->count;
              i = bp_world_next_awake(world, i + 1)) {
             world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
             world->angle[i] = turned(world->angle[i], world->w[i] * h);
+            double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
+            r_max = r > r_max ? r : r_max;
+            /* Fast: swept against the balls on its path and the walls, as
+             * the passes' fast balls are. */
+            if (vx * vx + vy * vy > r * r * fast_scale) {
+                bp_sweep_hold(world, i);
+                held++;
+                continue;
+            }
             /* A ball that hits a side or wall (and the hand) is swept
              * through them: nothing passes, and the impact bounces where
              * it happens, on the path the substeps' positions lie on
@@ -655,6 +675,8 @@ bool bp_soft_step(bp_world *world, double dt)
             if (!bp_arena_move_open(world, i, h))
                 bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
         }
+        /* Out of memory the sweep still moves every held ball. */
+        (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
         sweep_contacts(soft, world, h, &push, max_push, false);
     }
     restitution(soft, world, rest_speed);
