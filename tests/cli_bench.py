@@ -19,7 +19,7 @@ BALLPIT = os.path.abspath(sys.argv[1])
 LINE = re.compile(
     r"^engine=ballpit n=(\d+) steps=600 threads=(\d+) wall_s=([0-9.]+) "
     r"steps_per_s=([0-9.]+) ball_steps_per_s=(\d+) max_overlap_over_r=([0-9.]+) "
-    r"escaped=(\d+)( aspect=([0-9.e+-]+))?( case=crowd)?$")
+    r"escaped=(\d+)( aspect=([0-9.e+-]+))?( case=crowd)?( solver=soft)?$")
 
 
 def bench(args):
@@ -38,7 +38,7 @@ def bench(args):
     return {"n": int(g[0]), "threads": int(g[1]), "wall_s": float(g[2]),
             "steps_per_s": float(g[3]), "ball_steps_per_s": int(g[4]),
             "overlap": float(g[5]), "escaped": int(g[6]), "aspect": g[8],
-            "crowd": g[9] is not None}
+            "crowd": g[9] is not None, "soft": g[10] is not None}
 
 
 def consistent(f, n, threads, what):
@@ -96,6 +96,16 @@ def main():
         check(crowd2["overlap"] == crowd["overlap"],
               "a crowd on two threads ends as on one (same deepest overlap)",
               "%r vs %r" % (crowd2["overlap"], crowd["overlap"]))
+
+    # The soft solver on the same pit: said at the line's end; the 1,000
+    # balls stay in and their deepest overlap within 0.05 r.
+    soft = bench(["--bench", "1000", "--solver", "soft"])
+    if soft:
+        consistent(soft, 1000, 1, "the pit of 1,000 with the soft solver")
+        check(soft["soft"] and soft["escaped"] == 0 and soft["overlap"] <= 0.05,
+              "--solver soft: the line ends with solver=soft, nobody out, overlap <= 0.05 r",
+              str(soft))
+        check(one is None or not one["soft"], "the passes' line has no solver field")
 
     single = bench(["--bench", "1"])
     if single:

@@ -32,8 +32,8 @@ int main(int argc, char **argv)
     if (opts.bench_set || opts.bench_crowd_set) {
         bp_bench_result result;
         uint64_t n = opts.bench_set ? opts.bench : opts.bench_crowd;
-        if (!bp_bench_run(n, opts.bench_aspect, opts.bench_crowd_set, opts.threads, opts.seed,
-                          &result)) {
+        if (!bp_bench_run(n, opts.bench_aspect, opts.bench_crowd_set, opts.params.solver,
+                          opts.threads, opts.seed, &result)) {
             fprintf(stderr, "ballpit: %s: out of memory\n",
                     opts.bench_set ? "--bench" : "--bench-crowd");
             return 1;

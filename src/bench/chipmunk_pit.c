@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     }
 
     bp_bench_result ours;
-    if (!bp_bench_run(n, BP_PIT_ASPECT, crowd, 1, seed, &ours)) {
+    if (!bp_bench_run(n, BP_PIT_ASPECT, crowd, BP_SOLVER_PASSES, 1, seed, &ours)) {
         fprintf(stderr, "ballpit-vs-chipmunk: out of memory\n");
         return 1;
     }

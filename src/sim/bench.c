@@ -24,10 +24,11 @@ bp_params bp_bench_params(uint64_t n, double aspect, bool crowd)
     return p;
 }
 
-bool bp_bench_run(uint64_t n, double aspect, bool crowd, int threads, uint64_t seed,
-                  bp_bench_result *result)
+bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int threads,
+                  uint64_t seed, bp_bench_result *result)
 {
     bp_params params = bp_bench_params(n, aspect, crowd);
+    params.solver = solver;
     bp_world *world = bp_world_new(&params);
     if (!world)
         return false;
@@ -50,6 +51,7 @@ bool bp_bench_run(uint64_t n, double aspect, bool crowd, int threads, uint64_t s
         .n = n,
         .aspect = aspect,
         .crowd = crowd,
+        .solver = solver,
         .threads = threads,
         .wall_s = wall,
         .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
@@ -81,5 +83,7 @@ void bp_bench_print(const bp_bench_result *r, FILE *out)
         fprintf(out, " aspect=%g", r->aspect);
     if (r->crowd)
         fputs(" case=crowd", out);
+    if (r->solver != BP_SOLVER_PASSES)
+        fprintf(out, " solver=%s", bp_solver_name(r->solver));
     fputc('\n', out);
 }

@@ -17,6 +17,7 @@ typedef struct bp_bench_result {
     uint64_t n;
     double aspect; /* the pit's width over height */
     bool crowd;    /* the all-awake crowd rather than the pit */
+    int64_t solver; /* BP_SOLVER_* */
     int threads;
     double wall_s;
     double max_overlap_over_r;
@@ -26,8 +27,8 @@ typedef struct bp_bench_result {
 /* Runs the pit of this aspect (BP_PIT_ASPECT for the standard one; it must
  * pass bp_pit_check), or with crowd its all-awake crowd; false when memory
  * runs out. */
-bool bp_bench_run(uint64_t n, double aspect, bool crowd, int threads, uint64_t seed,
-                  bp_bench_result *result);
+bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int threads,
+                  uint64_t seed, bp_bench_result *result);
 /* The parameters of the pit (crowd false) or of the crowd in it. */
 bp_params bp_bench_params(uint64_t n, double aspect, bool crowd);
 /* Balls whose centre lies outside the arena (NaN counts as outside). Soft
@@ -36,7 +37,8 @@ bp_params bp_bench_params(uint64_t n, double aspect, bool crowd);
 uint64_t bp_bench_count_escaped(const double *x, const double *y, size_t n, double width,
                                 double height);
 /* Prints the one documented bench line, with aspect=A at its end for a pit that is
- * not the standard one and then case=crowd for the crowd. */
+ * not the standard one, then case=crowd for the crowd, then solver=soft for
+ * the soft solver. */
 void bp_bench_print(const bp_bench_result *result, FILE *out);
 
 #endif
