@@ -16,21 +16,8 @@
 #include "spawn.h"
 #include "step.h"
 #include "tap.h"
+#include "woken.h"
 #include "world.h"
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static size_t asleep_count(const bp_world *w)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < w->count; i++)
-        n += (w->flags[i] & BP_BALL_ASLEEP) != 0;
-    return n;
-}
 
 static bp_world *new_world(bp_params p)
 {
@@ -53,76 +40,33 @@ static size_t add(bp_world *w, double x, double y, double vx, double vy, double 
     return (size_t)bp_world_index_of(w, (uint32_t)id);
 }
 
-/* Settles w until every ball sleeps (at most max_steps), wakes it whole,
- * runs 2 s, and checks how far the balls moved, in their own radii. */
+/* The woken pile (woken.h) must stand: the targets, all asserted. */
 static void woken_pile_stays(bp_world *w, const char *name, int max_steps)
 {
     char what[160];
-    for (int s = 0; s < max_steps && asleep_count(w) < w->count; s++)
-        step_or_bail(w);
-    size_t n = w->count;
-    snprintf(what, sizeof what, "%s: every one of %zu balls sleeps after settling", name, n);
-    TAP_OK(n > 0 && asleep_count(w) == n, what);
-    uint32_t ids = w->next_id;
-    double *x0 = malloc(ids * sizeof *x0), *y0 = malloc(ids * sizeof *y0);
-    double *moved = malloc((n ? n : 1) * sizeof *moved);
-    if (!x0 || !y0 || !moved) {
-        printf("Bail out! out of memory\n");
-        exit(1);
-    }
-    for (size_t i = 0; i < n; i++) {
-        x0[w->id[i]] = w->x[i];
-        y0[w->id[i]] = w->y[i];
-    }
-    bp_world_wake_all(w);
-    for (int s = 0; s < (int)(2.0 * w->params.hz); s++)
-        step_or_bail(w);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t id = w->id[i];
-        moved[i] = hypot(w->x[i] - x0[id], w->y[i] - y0[id]) / w->r[i];
-    }
-    qsort(moved, n, sizeof *moved, by_value);
-    double p99 = moved[n * 99 / 100], worst = moved[n - 1];
-    printf("# %s woken for 2 s: moved p50 %.4f r, p99 %.4f r, max %.4f r\n", name,
-           moved[n / 2], p99, worst);
+    woken_pile m = woken_pile_measure(w, name, max_steps);
+    snprintf(what, sizeof what, "%s: every one of %zu balls sleeps after settling", name, m.balls);
+    TAP_OK(m.slept, what);
     snprintf(what, sizeof what, "%s: woken, 99%% of the balls move at most 0.1 r in 2 s", name);
-    TAP_OK(p99 <= 0.1, what);
+    TAP_OK(m.p99 <= 0.1, what);
     snprintf(what, sizeof what, "%s: woken, no ball moves more than 1 r in 2 s", name);
-    TAP_OK(worst <= 1.0, what);
+    TAP_OK(m.worst <= 1.0, what);
     snprintf(what, sizeof what, "%s: woken, the pile falls asleep again within 2 s", name);
-    TAP_OK(asleep_count(w) == n, what);
-    free(x0);
-    free(y0);
-    free(moved);
+    TAP_OK(m.slept_again, what);
 }
 
 static void the_pit(void)
 {
-    bp_world *w = new_world(bp_pit_params(1000));
-    if (!bp_spawn_pit(w, 1000, 1)) {
-        printf("Bail out! cannot build the pit\n");
-        exit(1);
-    }
+    bp_world *w = woken_pit(BP_SOLVER_SOFT);
     woken_pile_stays(w, "pit of 1,000", 20 * 120);
     bp_world_destroy(w);
 }
 
 static void the_heap(void)
 {
-    bp_scene scene = {0};
-    char err[256];
-    if (bp_scene_load(&scene, BP_SCENES_DIR "/heap.scene", err, sizeof err) != 0) {
-        printf("Bail out! %s\n", err);
-        exit(1);
-    }
-    bp_world *w = new_world(scene.params);
-    if (bp_scene_build(&scene, "heap.scene", w, err, sizeof err) != 0) {
-        printf("Bail out! cannot build the heap\n");
-        exit(1);
-    }
+    bp_world *w = woken_heap(BP_SOLVER_SOFT);
     woken_pile_stays(w, "heap", 40 * 120);
     bp_world_destroy(w);
-    bp_scene_free(&scene);
 }
 
 static bp_params still_air(void)
