@@ -382,31 +382,31 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
     }
 }
 
+/* Whether a remembered contact joins balls (or a ball and a static) that
+ * all still exist and sleep. */
+static bool between_sleepers(const bp_world *world, const contact_memory *m)
+{
+    int64_t ia = bp_world_index_of(world, m->key.id_a);
+    int64_t ib = m->key.kind == KIND_BALL ? bp_world_index_of(world, m->key.code_b) : ia;
+    return ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP);
+}
+
 /* Keeps the impulses of this step's contacts, and those of contacts
  * between sleepers (which no pair lists while they sleep): a pile woken
  * starts from the impulses it fell asleep with. */
 static bool remember(bp_soft *soft, const bp_world *world)
 {
     size_t kept = 0;
-    for (size_t k = 0; k < soft->memory_count; k++) {
-        const contact_memory *m = &soft->memory[k];
-        int64_t ia = bp_world_index_of(world, m->key.id_a);
-        int64_t ib = m->key.kind == KIND_BALL ? bp_world_index_of(world, m->key.code_b) : ia;
-        if (ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP))
-            kept++;
-    }
+    for (size_t k = 0; k < soft->memory_count; k++)
+        kept += between_sleepers(world, &soft->memory[k]);
     size_t total = kept + soft->contact_count;
     if (!bp_reserve((void **)&soft->spare, &soft->spare_capacity, total + 1,
                     sizeof(contact_memory)))
         return false;
     size_t n = 0;
-    for (size_t k = 0; k < soft->memory_count; k++) {
-        const contact_memory *m = &soft->memory[k];
-        int64_t ia = bp_world_index_of(world, m->key.id_a);
-        int64_t ib = m->key.kind == KIND_BALL ? bp_world_index_of(world, m->key.code_b) : ia;
-        if (ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP))
-            soft->spare[n++] = *m;
-    }
+    for (size_t k = 0; k < soft->memory_count; k++)
+        if (between_sleepers(world, &soft->memory[k]))
+            soft->spare[n++] = soft->memory[k];
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
         if (c->jn > 0.0 || c->jt != 0.0)
@@ -682,13 +682,9 @@ bool bp_soft_step(bp_world *world, double dt)
     restitution(soft, world, rest_speed);
     mark_grounded(soft, world);
     /* Balls pushed past a side (only a deep overlap can) go back inside. */
-    double w = p->width, hh = p->height;
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
-        double x = world->x[i], y = world->y[i], r = world->r[i];
-        double lo_x = r < 0.5 * w ? r : 0.5 * w, lo_y = r < 0.5 * hh ? r : 0.5 * hh;
-        if (x < lo_x || x > w - lo_x || y < lo_y || y > hh - lo_y)
+         i = bp_world_next_awake(world, i + 1))
+        if (bp_arena_outside(world, i))
             bp_arena_contain(world, i, rest_speed);
-    }
     return remember(soft, world) && sleep_islands(soft, world, dt);
 }

@@ -182,17 +182,12 @@ static void contain_piece(void *context, int piece)
 {
     awake_job *job = context;
     bp_world *world = job->world;
-    double w = world->params.width, h = world->params.height;
     size_t begin = bp_piece_start(world->count, piece, job->pieces);
     size_t end = bp_piece_start(world->count, piece + 1, job->pieces);
     for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
-         i = bp_world_next_awake_below(world, i + 1, end)) {
-        double x = world->x[i], y = world->y[i], r = world->r[i];
-        /* A ball wider than the arena sits on its centre line (bp_arena_contain). */
-        double lo_x = r < 0.5 * w ? r : 0.5 * w, lo_y = r < 0.5 * h ? r : 0.5 * h;
-        if (x < lo_x || x > w - lo_x || y < lo_y || y > h - lo_y)
+         i = bp_world_next_awake_below(world, i + 1, end))
+        if (bp_arena_outside(world, i))
             bp_arena_contain(world, i, job->rest_speed);
-    }
 }
 
 /* Each ball's containment touches that ball alone: pieces by index. */
