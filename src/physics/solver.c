@@ -28,6 +28,7 @@
 #include "broadphase.h"
 #include "collide.h"
 #include "grow.h"
+#include "minmax.h"
 #include "scratch.h"
 #include "sleep.h"
 #include "support.h"
@@ -151,7 +152,7 @@ static pass_context pass_context_of(bp_world *world, double rest_speed)
  * they touch: the summed radii and the touch margin of the smaller. */
 static inline double touch_reach(double ra, double rb, double touch_cap)
 {
-    return ra + rb + fmin(BP_TOUCH_OVER_R * (ra < rb ? ra : rb), touch_cap);
+    return ra + rb + bp_min(BP_TOUCH_OVER_R * (ra < rb ? ra : rb), touch_cap);
 }
 
 
@@ -731,10 +732,17 @@ static void copy_centres(bp_workers *workers, const bp_world *world, double *x, 
     bp_workers_run(workers, copy_piece, &job, job.pieces);
 }
 
-/* Notes where every ball is, and its flags, as the pairs are listed. */
+/* Notes where every ball is, and its flags, as the pairs are listed: for
+ * finding the pairs the list missed, which only a world with gravity looks
+ * for (without it the copies would be a fifth of a crowd's memory traffic). */
 static bool note_listed(bp_solver *solver, const bp_world *world)
 {
     size_t n = world->count;
+    if (world->params.gravity == 0.0) {
+        solver->listed_x = solver->listed_y = NULL;
+        solver->listed_flags = NULL;
+        return true;
+    }
     solver->listed_x = bp_scratch_alloc(world->scratch, n + 1, sizeof(double));
     solver->listed_y = bp_scratch_alloc(world->scratch, n + 1, sizeof(double));
     solver->listed_flags = bp_scratch_alloc(world->scratch, n + 1, 1);
@@ -968,6 +976,14 @@ bool bp_solver_begin_step(bp_world *world)
         return false;
     solver->start_capacity = c1;
     update_workers(solver, world);
+    /* The starts serve sleep and the missed pairs, which only a world with
+     * gravity has: without it they are not kept, and copied whole when
+     * gravity returns. */
+    if (world->params.gravity == 0.0) {
+        solver->starts_valid = false;
+        solver->supported_valid = false;
+        return true;
+    }
     /* Sleepers' starts hold from when they fell asleep (bp_sleep_update),
      * as long as the balls keep their indices. */
     bool every = !solver->starts_valid || solver->starts_layout != world->layout_stamp;

@@ -111,18 +111,22 @@ static void move_piece(void *context, int piece)
     /* Sleepers stay exactly where they were, still on the ground. */
     for (size_t i = bp_world_next_awake_below(world, begin, end); i < end;
          i = bp_world_next_awake_below(world, i + 1, end)) {
-        world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
+        /* Arrays a step would rewrite unchanged are left alone: the move
+         * of a big crowd is bound by memory traffic, not arithmetic. */
+        if (world->flags[i] & BP_BALL_GROUNDED)
+            world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         if (!(world->flags[i] & BP_BALL_HELD)) {
-            world->vy[i] += job->dv_gravity;
-            /* Without drag the factor is 1, which changes no bit: the
-             * arrays it would rewrite are left alone. */
+            if (job->dv_gravity != 0.0)
+                world->vy[i] += job->dv_gravity;
+            /* Without drag the factor is 1, which changes no bit. */
             if (job->damping != 1.0) {
                 world->vx[i] *= job->damping;
                 world->vy[i] *= job->damping;
                 world->w[i] *= job->damping;
             }
         }
-        world->angle[i] = bp_turn(world->angle[i], world->w[i] * job->dt);
+        if (world->w[i] != 0.0) /* no turn, no change (a turn of 0 adds exactly 0) */
+            world->angle[i] = bp_turn(world->angle[i], world->w[i] * job->dt);
         double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
         r_max = r > r_max ? r : r_max;
         if (vx * vx + vy * vy > r * r * job->fast_scale) {
