@@ -8,6 +8,7 @@
 #include "broadphase.h"
 #include "collide.h"
 #include "grow.h"
+#include "minmax.h"
 #include "sweep.h"
 #include "tolerances.h"
 #include "walls.h"
@@ -58,13 +59,21 @@ typedef struct contact_memory {
     double jn, jt, jr;
 } contact_memory;
 
+/* A ball as the sweeps see it, in one cache line: what a contact reads
+ * and writes of both its balls. Index = the ball's; one past the last
+ * ball, a body that never moves stands for sides, walls and sleepers. */
+typedef struct soft_body {
+    double vx, vy, w; /* velocity, px/s, and spin, rad/s */
+    double x, y;      /* centre, px */
+    double im, ii;    /* inverse mass and inverse moment of inertia */
+    double unused;    /* pads the body to 64 bytes */
+} soft_body;
+
 typedef struct soft_contact {
-    contact_key key;
-    uint32_t a;          /* ball index */
-    int32_t b;           /* ball index, or -1 for a side or a wall */
+    uint32_t a, b;       /* bodies (b: the still body for a side, a wall or a sleeper) */
     double nx, ny;       /* unit normal from a into b */
     double s0;           /* gap when listed, px (negative: overlap) */
-    double xa, ya, xb, yb; /* centres when listed */
+    double xa, ya, xb, yb; /* centres when listed (the still body's: 0) */
     double la, lb;       /* levers: centre to contact point along n, px */
     double kn, kt, kr;   /* effective masses: normal, tangential, rolling */
     double roll_r;       /* radius rolling resistance acts at, px */
@@ -76,7 +85,10 @@ typedef struct soft_contact {
 struct bp_soft {
     bp_broadphase broadphase;
     soft_contact *contacts;
-    size_t contact_count, contact_capacity;
+    contact_key *keys;   /* per contact: what it joins */
+    size_t contact_count, contact_capacity, key_capacity;
+    soft_body *bodies;   /* per ball index, and the still body last */
+    size_t body_capacity;
     contact_memory *memory, *spare; /* sorted by key */
     size_t memory_count, memory_capacity, spare_capacity;
     uint32_t *island_of; /* per ball id: the island it sleeps in (0: none) */
@@ -97,6 +109,8 @@ void bp_soft_destroy(bp_soft *soft)
         return;
     bp_broadphase_free(&soft->broadphase);
     free(soft->contacts);
+    free(soft->keys);
+    free(soft->bodies);
     free(soft->memory);
     free(soft->spare);
     free(soft->island_of);
@@ -138,14 +152,11 @@ static const contact_memory *recall(const bp_soft *soft, const contact_key *key)
                : NULL;
 }
 
-static inline double inv_mass_of(const bp_world *w, int32_t i)
+/* The body a ball stands as in the sweeps: its own while awake; a sleeper
+ * (not moved, and of no inverse mass) as the still body. */
+static inline uint32_t body_of(const bp_world *world, int32_t i)
 {
-    return i >= 0 ? w->inv_mass[i] : 0.0;
-}
-
-static inline double inv_inertia_of(const bp_world *w, int32_t i)
-{
-    return i >= 0 ? w->inv_inertia[i] : 0.0;
+    return i >= 0 && !(world->flags[i] & BP_BALL_ASLEEP) ? (uint32_t)i : (uint32_t)world->count;
 }
 
 static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_t b,
@@ -155,23 +166,29 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
         !bp_reserve((void **)&soft->contacts, &soft->contact_capacity, soft->contact_count + 1,
                     sizeof(soft_contact)))
         return false;
+    if (soft->contact_count == soft->key_capacity &&
+        !bp_reserve((void **)&soft->keys, &soft->key_capacity, soft->contact_count + 1,
+                    sizeof(contact_key)))
+        return false;
+    soft->keys[soft->contact_count] = key;
     soft_contact *c = &soft->contacts[soft->contact_count++];
-    *c = (soft_contact){.key = key, .a = a, .b = b, .nx = nx, .ny = ny, .s0 = s0};
-    c->xa = world->x[a];
-    c->ya = world->y[a];
-    c->xb = b >= 0 ? world->x[b] : 0.0;
-    c->yb = b >= 0 ? world->y[b] : 0.0;
+    const soft_body *ba = &soft->bodies[body_of(world, (int32_t)a)];
+    const soft_body *bb = &soft->bodies[body_of(world, b)];
+    *c = (soft_contact){.a = body_of(world, (int32_t)a), .b = body_of(world, b), .nx = nx, .ny = ny};
+    c->s0 = s0;
+    c->xa = ba->x;
+    c->ya = ba->y;
+    c->xb = bb->x;
+    c->yb = bb->y;
     c->la = world->r[a];
     c->lb = lb;
-    double ima = world->inv_mass[a], imb = inv_mass_of(world, b);
-    double iia = world->inv_inertia[a], iib = inv_inertia_of(world, b);
-    double kn = ima + imb, kt = kn + c->la * c->la * iia + lb * lb * iib, kr = iia + iib;
+    double kn = ba->im + bb->im, kt = kn + c->la * c->la * ba->ii + lb * lb * bb->ii;
+    double kr = ba->ii + bb->ii;
     c->kn = kn > 0.0 ? 1.0 / kn : 0.0;
     c->kt = kt > 0.0 ? 1.0 / kt : 0.0;
     c->kr = kr > 0.0 ? 1.0 / kr : 0.0;
     c->roll_r = b < 0 ? c->la : c->la * lb / (c->la + lb);
-    double vbx = b >= 0 ? world->vx[b] : 0.0, vby = b >= 0 ? world->vy[b] : 0.0;
-    c->vn0 = (vbx - world->vx[a]) * nx + (vby - world->vy[a]) * ny;
+    c->vn0 = (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
     const contact_memory *m = recall(soft, &key);
     if (m) {
         c->jn = m->jn;
@@ -263,19 +280,17 @@ static bool list_contacts(bp_soft *soft, const bp_world *world, double margin, d
     return true;
 }
 
-static inline void apply(bp_world *w, const soft_contact *c, double pn, double pt, double pr)
+static inline void apply(soft_body *bodies, const soft_contact *c, double pn, double pt,
+                         double pr)
 {
     double px = pn * c->nx - pt * c->ny, py = pn * c->ny + pt * c->nx;
-    uint32_t a = c->a;
-    w->vx[a] -= px * w->inv_mass[a];
-    w->vy[a] -= py * w->inv_mass[a];
-    w->w[a] -= (pt * c->la + pr) * w->inv_inertia[a];
-    if (c->b >= 0) {
-        int32_t b = c->b;
-        w->vx[b] += px * w->inv_mass[b];
-        w->vy[b] += py * w->inv_mass[b];
-        w->w[b] += (pr - pt * c->lb) * w->inv_inertia[b];
-    }
+    soft_body *a = &bodies[c->a], *b = &bodies[c->b];
+    a->vx -= px * a->im;
+    a->vy -= py * a->im;
+    a->w -= (pt * c->la + pr) * a->ii;
+    b->vx += px * b->im;
+    b->vy += py * b->im;
+    b->w += (pr - pt * c->lb) * b->ii;
 }
 
 typedef struct softness {
@@ -295,74 +310,66 @@ static softness softness_for(double hz, double zeta, double h)
 /* One Gauss-Seidel sweep over the contacts. push: the soft push out of
  * overlaps (else only the approach is stopped, and the speculative gap
  * kept). */
-static void sweep_contacts(bp_soft *soft, bp_world *w, double h, const softness *soft_push,
+static void sweep_contacts(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
                            double max_push, bool push)
 {
-    double mu = w->params.friction, rolling = w->params.rolling, inv_h = 1.0 / h;
+    double mu = p->friction, rolling = p->rolling, inv_h = 1.0 / h;
+    soft_body *bodies = soft->bodies;
     for (size_t k = 0; k < soft->contact_count; k++) {
         soft_contact *c = &soft->contacts[k];
-        uint32_t a = c->a;
-        int32_t b = c->b;
-        double vbx = 0.0, vby = 0.0, wb = 0.0, dxb = 0.0, dyb = 0.0;
-        if (b >= 0) {
-            vbx = w->vx[b];
-            vby = w->vy[b];
-            wb = w->w[b];
-            dxb = w->x[b] - c->xb;
-            dyb = w->y[b] - c->yb;
-        }
-        double s = c->s0 + (dxb - (w->x[a] - c->xa)) * c->nx + (dyb - (w->y[a] - c->ya)) * c->ny;
+        soft_body *a = &bodies[c->a], *b = &bodies[c->b];
+        /* The gap now: as listed, and closed by how far each centre moved. */
+        double s = c->s0 + ((b->x - c->xb) - (a->x - c->xa)) * c->nx +
+                   ((b->y - c->yb) - (a->y - c->ya)) * c->ny;
         double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
         if (s > 0.0) {
             bias = s * inv_h; /* speculative: it may close the gap, no more */
         } else if (push) {
-            bias = fmax(soft_push->bias_rate * s, -max_push);
+            bias = bp_max(soft_push->bias_rate * s, -max_push);
             mass_scale = soft_push->mass_scale;
             impulse_scale = soft_push->impulse_scale;
         }
-        double dvx = vbx - w->vx[a], dvy = vby - w->vy[a];
+        double dvx = b->vx - a->vx, dvy = b->vy - a->vy;
         double vn = dvx * c->nx + dvy * c->ny;
-        double jn = fmax(c->jn - c->kn * mass_scale * (vn + bias) - impulse_scale * c->jn, 0.0);
+        double jn = bp_max(c->jn - c->kn * mass_scale * (vn + bias) - impulse_scale * c->jn, 0.0);
         double dn = jn - c->jn;
         c->jn = jn;
-        c->jn_max = fmax(c->jn_max, jn);
+        c->jn_max = bp_max(c->jn_max, jn);
         /* Friction on the contact points' relative speed, spin included. */
-        double vt = -dvx * c->ny + dvy * c->nx - wb * c->lb - w->w[a] * c->la;
+        double vt = -dvx * c->ny + dvy * c->nx - b->w * c->lb - a->w * c->la;
         double limit = mu * jn;
-        double jt = fmin(fmax(c->jt - vt * c->kt, -limit), limit);
+        double jt = bp_min(bp_max(c->jt - vt * c->kt, -limit), limit);
         double dt_ = jt - c->jt;
         c->jt = jt;
-        apply(w, c, dn, dt_, 0.0);
+        apply(bodies, c, dn, dt_, 0.0);
         /* Rolling resistance against the relative spin, never reversing it. */
         if (rolling > 0.0 && c->kr > 0.0) {
-            double spin = w->w[a] - (b >= 0 ? w->w[b] : 0.0);
+            double spin = a->w - b->w;
             double rlimit = rolling * jn * c->roll_r;
-            double jr = fmin(fmax(c->jr + spin * c->kr, -rlimit), rlimit);
+            double jr = bp_min(bp_max(c->jr + spin * c->kr, -rlimit), rlimit);
             double dr = jr - c->jr;
             c->jr = jr;
-            apply(w, c, 0.0, 0.0, dr);
+            apply(bodies, c, 0.0, 0.0, dr);
         }
     }
 }
 
 /* A contact hit faster than a resting one closes bounces with the
  * world's restitution: its normal speed is set to -e times the approach. */
-static void restitution(bp_soft *soft, bp_world *w, double rest_speed)
+static void restitution(bp_soft *soft, double e, double rest_speed)
 {
-    double e = w->params.restitution;
     if (e == 0.0)
         return;
     for (size_t k = 0; k < soft->contact_count; k++) {
         soft_contact *c = &soft->contacts[k];
         if (c->vn0 > -rest_speed || c->jn_max == 0.0)
             continue;
-        int32_t b = c->b;
-        double vbx = b >= 0 ? w->vx[b] : 0.0, vby = b >= 0 ? w->vy[b] : 0.0;
-        double vn = (vbx - w->vx[c->a]) * c->nx + (vby - w->vy[c->a]) * c->ny;
-        double jn = fmax(c->jn - c->kn * (vn + e * c->vn0), 0.0);
+        const soft_body *a = &soft->bodies[c->a], *b = &soft->bodies[c->b];
+        double vn = (b->vx - a->vx) * c->nx + (b->vy - a->vy) * c->ny;
+        double jn = bp_max(c->jn - c->kn * (vn + e * c->vn0), 0.0);
         double dn = jn - c->jn;
         c->jn = jn;
-        apply(w, c, dn, 0.0, 0.0);
+        apply(soft->bodies, c, dn, 0.0, 0.0);
     }
 }
 
@@ -377,7 +384,7 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
         /* n points from the ball into the surface: along gravity, a floor. */
-        if (c->b < 0 && c->jn > 0.0 && c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit)
+        if (soft->keys[k].kind != KIND_BALL && c->jn > 0.0 && c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit)
             w->flags[c->a] |= BP_BALL_GROUNDED;
     }
 }
@@ -410,7 +417,7 @@ static bool remember(bp_soft *soft, const bp_world *world)
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
         if (c->jn > 0.0 || c->jt != 0.0)
-            soft->spare[n++] = (contact_memory){c->key, c->jn, c->jt, c->jr};
+            soft->spare[n++] = (contact_memory){soft->keys[k], c->jn, c->jt, c->jr};
     }
     qsort(soft->spare, n, sizeof(contact_memory), memory_order);
     contact_memory *t = soft->memory;
@@ -435,6 +442,8 @@ static bool reserve_balls(bp_soft *soft, const bp_world *world)
     if (!bp_reserve((void **)&soft->new_island, &c3, c1, sizeof(uint32_t)))
         return false;
     soft->ball_capacity = c1 < c2 ? (c1 < c4 ? c1 : c4) : (c2 < c4 ? c2 : c4);
+    if (!bp_reserve((void **)&soft->bodies, &soft->body_capacity, n, sizeof(soft_body)))
+        return false;
     size_t old = soft->island_capacity;
     if (!bp_reserve((void **)&soft->island_of, &soft->island_capacity, ids, sizeof(uint32_t)))
         return false;
@@ -534,10 +543,8 @@ static bool sleep_islands(bp_soft *soft, bp_world *world, double dt)
         return true;
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
-        if (c->b < 0)
-            continue;
-        uint32_t a = c->a, b = (uint32_t)c->b;
-        if ((world->flags[a] | world->flags[b]) & BP_BALL_ASLEEP)
+        uint32_t a = c->a, b = c->b;
+        if (b == world->count || a == world->count) /* a static, or a sleeper */
             continue;
         double dx = world->x[b] - world->x[a], dy = world->y[b] - world->y[a];
         double ra = world->r[a], rb = world->r[b];
@@ -615,6 +622,13 @@ bool bp_soft_step(bp_world *world, double dt)
             break;
     }
     double rest_speed = bp_params_rest_speed(p);
+    /* The sweeps' bodies: every ball awake, and the still body. */
+    soft_body *bodies = soft->bodies;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i], world->y[i],
+                                world->inv_mass[i], world->inv_inertia[i], 0.0};
+    bodies[world->count] = (soft_body){0};
     if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed))
         return false;
 
@@ -633,26 +647,31 @@ bool bp_soft_step(bp_world *world, double dt)
              i = bp_world_next_awake(world, i + 1)) {
             if (world->flags[i] & BP_BALL_HELD)
                 continue;
-            world->vy[i] += dv;
+            soft_body *b = &bodies[i];
+            b->vy += dv;
             if (damping != 1.0) {
-                world->vx[i] *= damping;
-                world->vy[i] *= damping;
-                world->w[i] *= damping;
+                b->vx *= damping;
+                b->vy *= damping;
+                b->w *= damping;
             }
         }
         for (size_t k = 0; k < soft->contact_count; k++) {
             const soft_contact *c = &soft->contacts[k];
-            apply(world, c, c->jn, c->jt, c->jr);
+            apply(bodies, c, c->jn, c->jt, c->jr);
         }
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
-            sweep_contacts(soft, world, h, &push, max_push, true);
+            sweep_contacts(soft, p, h, &push, max_push, true);
         size_t held = 0;
         double r_max = 0.0;
         for (size_t i = bp_world_next_awake(world, 0); i < world->count;
              i = bp_world_next_awake(world, i + 1)) {
+            soft_body *b = &bodies[i];
             world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
-            world->angle[i] = turned(world->angle[i], world->w[i] * h);
-            double vx = world->vx[i], vy = world->vy[i], r = world->r[i];
+            world->angle[i] = turned(world->angle[i], b->w * h);
+            double vx = b->vx, vy = b->vy, r = world->r[i];
+            world->vx[i] = vx;
+            world->vy[i] = vy;
+            world->w[i] = b->w;
             r_max = r > r_max ? r : r_max;
             /* Fast: swept against the balls on its path and the walls, as
              * the passes' fast balls are. */
@@ -668,8 +687,10 @@ bool bp_soft_step(bp_world *world, double dt)
              * the swept move's own friction would upset the contacts'
              * balance (a stack of 4 rows rolled apart). */
             if (!soft->swept[i]) {
-                world->x[i] += world->vx[i] * h;
-                world->y[i] += world->vy[i] * h;
+                b->x += vx * h;
+                b->y += vy * h;
+                world->x[i] = b->x;
+                world->y[i] = b->y;
                 continue;
             }
             if (!bp_arena_move_open(world, i, h))
@@ -677,9 +698,20 @@ bool bp_soft_step(bp_world *world, double dt)
         }
         /* Out of memory the sweep still moves every held ball. */
         (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
-        sweep_contacts(soft, world, h, &push, max_push, false);
+        /* What the swept moves changed, back in the bodies. */
+        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+             i = bp_world_next_awake(world, i + 1))
+            bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i],
+                                    world->y[i], bodies[i].im, bodies[i].ii, 0.0};
+        sweep_contacts(soft, p, h, &push, max_push, false);
     }
-    restitution(soft, world, rest_speed);
+    restitution(soft, p->restitution, rest_speed);
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        world->vx[i] = bodies[i].vx;
+        world->vy[i] = bodies[i].vy;
+        world->w[i] = bodies[i].w;
+    }
     mark_grounded(soft, world);
     /* Balls pushed past a side (only a deep overlap can) go back inside. */
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;

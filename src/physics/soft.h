@@ -6,9 +6,10 @@
  * A step: the contacts (ball-ball, ball-side, ball-wall) are listed once,
  * with a speculative margin, each given the impulses it ended the last
  * step with. Then, in each of BP_SOFT_SUBSTEPS substeps: gravity and drag;
- * the contacts' impulses applied again (warm start); one Gauss-Seidel sweep
- * over the contacts that stops the approach of every touching pair and
- * pushes overlaps out through a stiff, damped spring (soft constraint);
+ * the contacts' impulses applied again (warm start); BP_SOFT_SWEEPS
+ * Gauss-Seidel sweeps over the contacts that stop the approach of every
+ * touching pair and push overlaps out through a stiff, damped spring (soft
+ * constraint);
  * positions moved; one more sweep without the push (relax), so that the
  * push leaves no speed behind. Last, the contacts that were hit faster
  * than a resting contact closes get their restitution, and the impulses
