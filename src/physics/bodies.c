@@ -388,9 +388,9 @@ bool bp_world_save(const bp_world *world, bp_world_state *st)
         st->capacity = size;
     }
     unsigned char *p = st->bytes;
-    for (int k = 0; k < BP_STATE_ARRAYS; k++) {
-        if (world->count > 0)
-            memcpy(p, arrays[k], world->count * sizes[k]);
+    /* An empty world may have no buffer at all: no pointer moves then. */
+    for (int k = 0; k < BP_STATE_ARRAYS && world->count > 0; k++) {
+        memcpy(p, arrays[k], world->count * sizes[k]);
         p += world->count * sizes[k];
     }
     if (world->wall_count > 0)
@@ -418,9 +418,8 @@ bool bp_world_restore(bp_world *world, const bp_world_state *st)
     size_t sizes[BP_STATE_ARRAYS];
     state_arrays(world, arrays, sizes);
     const unsigned char *p = st->bytes;
-    for (int k = 0; k < BP_STATE_ARRAYS; k++) {
-        if (st->count > 0)
-            memcpy(arrays[k], p, st->count * sizes[k]);
+    for (int k = 0; k < BP_STATE_ARRAYS && st->count > 0; k++) {
+        memcpy(arrays[k], p, st->count * sizes[k]);
         p += st->count * sizes[k];
     }
     if (st->wall_count > 0)

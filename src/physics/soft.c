@@ -62,7 +62,9 @@ typedef struct contact_memory {
 
 /* A ball as the sweeps see it, in one cache line: what a contact reads
  * and writes of both its balls. Index = the ball's; one past the last
- * ball, a body that never moves stands for sides, walls and sleepers. */
+ * ball, a body that never moves stands for the sides and walls. A sleeper
+ * has a body of its own (at rest, no inverse mass): a fast ball's sweep
+ * may wake it within the step, and from then on it moves. */
 typedef struct soft_body {
     double vx, vy, w; /* velocity, px/s, and spin, rad/s */
     double x, y;      /* centre, px */
@@ -100,6 +102,8 @@ struct bp_soft {
     uint8_t *swept;      /* per ball: it hits a side or wall this step (hits) */
     uint32_t *new_island;/* per root: the island number it sleeps as */
     size_t ball_capacity;
+    size_t kept_count;   /* the world's balls, and its next id, when the */
+    uint32_t kept_next_id; /* memory was last kept */
     uint32_t *waking;    /* islands to wake this round, sorted */
     size_t waking_count, waking_capacity;
 };
@@ -153,11 +157,17 @@ static const contact_memory *recall(const bp_soft *soft, const contact_key *key)
                : NULL;
 }
 
-/* The body a ball stands as in the sweeps: its own while awake; a sleeper
- * (not moved, and of no inverse mass) as the still body. */
-static inline uint32_t body_of(const bp_world *world, int32_t i)
+/* The body a ball stands as in the sweeps: its own, or for a side or a
+ * wall (-1) the still body. A sleeper's is set when a contact first names
+ * it (the balls awake are set at the step's start). */
+static inline uint32_t body_of(bp_soft *soft, const bp_world *world, int32_t i)
 {
-    return i >= 0 && !(world->flags[i] & BP_BALL_ASLEEP) ? (uint32_t)i : (uint32_t)world->count;
+    if (i < 0)
+        return (uint32_t)world->count;
+    if (world->flags[i] & BP_BALL_ASLEEP)
+        soft->bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i],
+                                      world->y[i], world->inv_mass[i], world->inv_inertia[i], 0.0};
+    return (uint32_t)i;
 }
 
 static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_t b,
@@ -173,9 +183,9 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
         return false;
     soft->keys[soft->contact_count] = key;
     soft_contact *c = &soft->contacts[soft->contact_count++];
-    const soft_body *ba = &soft->bodies[body_of(world, (int32_t)a)];
-    const soft_body *bb = &soft->bodies[body_of(world, b)];
-    *c = (soft_contact){.a = body_of(world, (int32_t)a), .b = body_of(world, b), .nx = nx, .ny = ny};
+    uint32_t ia = body_of(soft, world, (int32_t)a), ib = body_of(soft, world, b);
+    const soft_body *ba = &soft->bodies[ia], *bb = &soft->bodies[ib];
+    *c = (soft_contact){.a = ia, .b = ib, .nx = nx, .ny = ny};
     c->s0 = s0;
     c->xa = ba->x;
     c->ya = ba->y;
@@ -558,8 +568,8 @@ static bool sleep_islands(bp_soft *soft, bp_world *world, double dt)
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
         uint32_t a = c->a, b = c->b;
-        if (b == world->count || a == world->count) /* a static, or a sleeper */
-            continue;
+        if (b == world->count || ((world->flags[a] | world->flags[b]) & BP_BALL_ASLEEP))
+            continue; /* a side or wall, or a sleeper */
         double dx = world->x[b] - world->x[a], dy = world->y[b] - world->y[a];
         double ra = world->r[a], rb = world->r[b];
         double touch = ra + rb + BP_SOFT_TOUCH_OVER_R * (ra < rb ? ra : rb);
@@ -712,11 +722,12 @@ bool bp_soft_step(bp_world *world, double dt)
         }
         /* Out of memory the sweep still moves every held ball. */
         (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
-        /* What the swept moves changed, back in the bodies. */
+        /* What the swept moves changed, back in the bodies (a sleeper the
+         * sweep woke now has its mass). */
         for (size_t i = bp_world_next_awake(world, 0); i < world->count;
              i = bp_world_next_awake(world, i + 1))
             bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i],
-                                    world->y[i], bodies[i].im, bodies[i].ii, 0.0};
+                                    world->y[i], world->inv_mass[i], world->inv_inertia[i], 0.0};
         sweep_contacts(soft, p, h, &push, max_push, false);
     }
     restitution(soft, p->restitution, rest_speed);
@@ -732,9 +743,12 @@ bool bp_soft_step(bp_world *world, double dt)
          i = bp_world_next_awake(world, i + 1))
         if (bp_arena_outside(world, i))
             bp_arena_contain(world, i, rest_speed);
-    /* With no ball awake the memory holds (contacts between sleepers),
-     * and is left as it is. */
-    if (bp_world_next_awake(world, 0) == world->count)
+    /* With no ball awake, and none added or removed since, the memory
+     * holds (contacts between sleepers) and is left as it is. */
+    if (bp_world_next_awake(world, 0) == world->count && soft->kept_count == world->count &&
+        soft->kept_next_id == world->next_id)
         return true;
+    soft->kept_count = world->count;
+    soft->kept_next_id = world->next_id;
     return remember(soft, world) && sleep_islands(soft, world, dt);
 }
