@@ -73,7 +73,7 @@ typedef struct soft_body {
 } soft_body;
 
 typedef struct soft_contact {
-    uint32_t a, b;       /* bodies (b: the still body for a side, a wall or a sleeper) */
+    uint32_t a, b;       /* bodies (b: the still body for a side or a wall) */
     double nx, ny;       /* unit normal from a into b */
     double s0;           /* gap when listed, px (negative: overlap) */
     double xa, ya, xb, yb; /* centres when listed (the still body's: 0) */
