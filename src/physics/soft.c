@@ -157,6 +157,13 @@ static const contact_memory *recall(const bp_soft *soft, const contact_key *key)
                : NULL;
 }
 
+/* Ball i's body as the world has it now. */
+static inline soft_body body_from_world(const bp_world *world, size_t i)
+{
+    return (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i], world->y[i],
+                       world->inv_mass[i], world->inv_inertia[i], 0.0};
+}
+
 /* The body a ball stands as in the sweeps: its own, or for a side or a
  * wall (-1) the still body. A sleeper's is set when a contact first names
  * it (the balls awake are set at the step's start). */
@@ -165,8 +172,7 @@ static inline uint32_t body_of(bp_soft *soft, const bp_world *world, int32_t i)
     if (i < 0)
         return (uint32_t)world->count;
     if (world->flags[i] & BP_BALL_ASLEEP)
-        soft->bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i],
-                                      world->y[i], world->inv_mass[i], world->inv_inertia[i], 0.0};
+        soft->bodies[i] = body_from_world(world, (size_t)i);
     return (uint32_t)i;
 }
 
@@ -241,7 +247,8 @@ static bool list_contacts(bp_soft *soft, const bp_world *world, double margin, d
         }
         double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
         double d2 = dx * dx + dy * dy, reach = world->r[i] + world->r[j];
-        double travel = (fabs(world->vx[j] - world->vx[i]) + fabs(world->vy[j] - world->vy[i])) * dt;
+        double travel =
+            (fabs(world->vx[j] - world->vx[i]) + fabs(world->vy[j] - world->vy[i])) * dt;
         double far = reach + margin + travel;
         if (!(d2 < far * far))
             continue;
@@ -268,7 +275,8 @@ static bool list_contacts(bp_soft *soft, const bp_world *world, double margin, d
             double gx, gy;
             double gap = bp_segment_distance(&st->sides[k], x, y, 0.0, 0.0, &gx, &gy) - r;
             contact_key key = {world->id[i], KIND_SIDE, (uint32_t)k};
-            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) && !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
+            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) &&
+                !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
                 return false;
         }
         if (st->count == 0)
@@ -282,9 +290,11 @@ static bool list_contacts(bp_soft *soft, const bp_world *world, double margin, d
             uint32_t w = m == SIZE_MAX ? (uint32_t)q : near[q];
             const bp_segment *g = &st->segs[w];
             double gx, gy;
-            double gap = bp_segment_distance(g, x, y, world->vx[i], world->vy[i], &gx, &gy) - g->r - r;
+            double gap =
+                bp_segment_distance(g, x, y, world->vx[i], world->vy[i], &gx, &gy) - g->r - r;
             contact_key key = {world->id[i], KIND_WALL, w};
-            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) && !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
+            if (gap < reach && !hits(soft, world, i, -gx, -gy, rest_speed) &&
+                !add_contact(soft, world, (uint32_t)i, -1, key, -gx, -gy, gap, 0.0))
                 return false;
         }
     }
@@ -395,7 +405,8 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
         /* n points from the ball into the surface: along gravity, a floor. */
-        if (soft->keys[k].kind != KIND_BALL && c->jn > 0.0 && c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit)
+        bool floor = c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit;
+        if (soft->keys[k].kind != KIND_BALL && c->jn > 0.0 && floor)
             w->flags[c->a] |= BP_BALL_GROUNDED;
     }
 }
@@ -650,8 +661,7 @@ bool bp_soft_step(bp_world *world, double dt)
     soft_body *bodies = soft->bodies;
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
-        bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i], world->y[i],
-                                world->inv_mass[i], world->inv_inertia[i], 0.0};
+        bodies[i] = body_from_world(world, i);
     bodies[world->count] = (soft_body){0};
     if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed))
         return false;
@@ -726,8 +736,7 @@ bool bp_soft_step(bp_world *world, double dt)
          * sweep woke now has its mass). */
         for (size_t i = bp_world_next_awake(world, 0); i < world->count;
              i = bp_world_next_awake(world, i + 1))
-            bodies[i] = (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i],
-                                    world->y[i], world->inv_mass[i], world->inv_inertia[i], 0.0};
+            bodies[i] = body_from_world(world, i);
         sweep_contacts(soft, p, h, &push, max_push, false);
     }
     restitution(soft, p->restitution, rest_speed);
