@@ -22,9 +22,11 @@ double bp_fuzz_energy(const bp_world *world)
 double bp_fuzz_energy_bound(const bp_world *world, double e0)
 {
     double slack = 0.0;
+    double kick = world->params.gravity / world->params.hz;
     for (size_t i = 0; i < world->count; i++) {
         double push = 2.0 * world->r[i] * world->params.hz;
-        slack += 0.5 * world->mass[i] * push * push;
+        double most = fmax(push * push, kick * kick);
+        slack += 0.5 * world->mass[i] * most;
     }
     return 2.0 * e0 + slack;
 }

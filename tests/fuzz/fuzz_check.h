@@ -24,7 +24,11 @@ double bp_fuzz_energy(const bp_world *world);
 /* Most energy a world that started with energy e0 may have after a few
  * steps: e0 twice over, plus for every ball the kinetic energy of moving by
  * its own diameter within one step (the most that pushing overlapping
- * starts apart can give it). Anything above is an explosion. */
+ * starts apart can give it) or of one step's gravity, whichever is more.
+ * A step's gravity is speed a resting ball holds until its contacts take
+ * it back one after another; where a step's fall is many times a ball
+ * (1 Hz, 9e6 px/s^2) friction at the first contact can leave part of it in
+ * the spin. Anything above is an explosion. */
 double bp_fuzz_energy_bound(const bp_world *world, double e0);
 
 /* Aborts with a message unless every ball's numbers are finite and its
