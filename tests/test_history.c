@@ -256,6 +256,12 @@ static void rewinds_in_recordings(void)
     TAP_OK(bp_replay_parse(&rp, "r", good, strlen(good), err, sizeof err) == 0 && rp.count == 3 &&
                rp.inputs[1].kind == BP_INPUT_REWIND && rp.inputs[1].v[0] == 10.0,
            "after a rewind, steps count again from its target");
+    TAP_OK(bp_replay_rewinds(&rp), "a recording with a rewind says so (its replay keeps history)");
+    bp_replay_free(&rp);
+    const char *plain = "ballpit-input 1\n5 grab 1 2\n20 release 3 4\nend 50\n";
+    TAP_OK(bp_replay_parse(&rp, "r", plain, strlen(plain), err, sizeof err) == 0 &&
+               !bp_replay_rewinds(&rp),
+           "one without says so too (headless, its replay takes no snapshots)");
     bp_replay_free(&rp);
     const char *bad[] = {
         "ballpit-input 1\n90 rewind 10\n9 release 3 4\nend 50\n",

@@ -407,6 +407,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             if (!bp_parse_double(v, &d) || !(d >= 0.0 && d <= 3600.0))
                 return fail(err, err_size, name, v, "is not a number of seconds from 0 to 3600");
             opts->history = d;
+            opts->history_set = true;
             break;
         case ':':
             snprintf(err, err_size, "%s: needs a value", argv[optind - 1]);

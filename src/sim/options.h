@@ -66,6 +66,7 @@ typedef struct bp_options {
     bool stats;              /* headless: print the step-time line at the end */
     bool help, version;
     double history;          /* seconds of the past kept for rewinding, 0: none */
+    bool history_set;        /* ... if --history was given */
 } bp_options;
 
 /* The documented defaults (docs/cli.md). */

@@ -342,6 +342,14 @@ void bp_replay_free(bp_replay *rp)
     *rp = (bp_replay){0};
 }
 
+bool bp_replay_rewinds(const bp_replay *rp)
+{
+    for (size_t k = 0; k < rp->count; k++)
+        if (rp->inputs[k].kind == BP_INPUT_REWIND)
+            return true;
+    return false;
+}
+
 const bp_input *bp_replay_next(bp_replay *rp, uint64_t step)
 {
     if (rp->next < rp->count && rp->inputs[rp->next].step <= step)

@@ -104,6 +104,9 @@ int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const cha
                           char *err, size_t err_size);
 void bp_replay_free(bp_replay *rp);
 
+/* Whether any input is a rewind (only those need the session's history). */
+bool bp_replay_rewinds(const bp_replay *rp);
+
 /* The next input due at step, or NULL when none is (then the caller steps). */
 const bp_input *bp_replay_next(bp_replay *rp, uint64_t step);
 
