@@ -54,6 +54,12 @@
  * step costs more than it saves (docs/benchmarks.md, "Tuning"). */
 #define BP_SOLVER_REORDER_MIN_BALLS 2048
 #define BP_SOLVER_REORDER_EVERY 8
+/* While fewer than one ball in BP_SOLVER_REORDER_AWAKE_SHARE is awake, only
+ * every BP_SOLVER_REORDER_CALM_EVERY steps: the passes then touch few balls,
+ * and one of them moving across the pile shifts every ball between its old
+ * and new place in memory (docs/benchmarks.md, "The stirred pile"). */
+#define BP_SOLVER_REORDER_AWAKE_SHARE 4
+#define BP_SOLVER_REORDER_CALM_EVERY 64
 
 /* The balls one strip's share of a clean-up pass pushed. */
 typedef struct moved_list {
@@ -680,6 +686,22 @@ static void moved_stretch(const uint32_t *order, size_t n, size_t *lo, size_t *h
     *hi = b;
 }
 
+/* Whether this step reorders the balls in memory (see
+ * BP_SOLVER_REORDER_EVERY): it depends on the world's state alone, so runs
+ * stay the same with any number of threads. */
+static bool reorder_due(const bp_world *world)
+{
+    if (world->count < BP_SOLVER_REORDER_MIN_BALLS || world->steps % BP_SOLVER_REORDER_EVERY != 0)
+        return false;
+    if (world->steps % BP_SOLVER_REORDER_CALM_EVERY == 0)
+        return true;
+    size_t enough = world->count / BP_SOLVER_REORDER_AWAKE_SHARE, awake = 0;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count && awake < enough;
+         i = bp_world_next_awake(world, i + 1))
+        awake++;
+    return awake >= enough;
+}
+
 /* Worker threads, once the world asks for more than one and is big enough
  * for them to pay; none otherwise. Results are the same either way. */
 static void update_workers(bp_solver *solver, const bp_world *world)
@@ -907,7 +929,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
      * streams through the arrays instead of jumping around them. Small
      * worlds fit the cache anyway and keep their order. */
     size_t lo = 0, hi = 0;
-    if (world->count >= BP_SOLVER_REORDER_MIN_BALLS && world->steps % BP_SOLVER_REORDER_EVERY == 0)
+    if (reorder_due(world))
         moved_stretch(bp->items, world->count, &lo, &hi);
     if (lo < hi) {
         bp_workers *workers = solver->workers;
