@@ -248,6 +248,54 @@ static void the_history_keeps_to_its_budget(void)
     bp_world_destroy(w);
 }
 
+/* The next snapshot's buffer made ready a slice at a time: the snapshot
+ * then lands in it (no allocation in the step), with the same bits as a
+ * save of its own; nothing is made ready where the oldest's buffer will
+ * be taken, or beyond the byte budget. */
+static void the_next_snapshot_is_made_ready_ahead(void)
+{
+    bp_world *w = make_world(1);
+    bp_world_state one = {0};
+    bp_world_save(w, &one);
+    bp_history h;
+    bp_history_init(&h, 2.0, 120.0, BP_HISTORY_MAX_BYTES);
+    bp_history_session part = {.held = -1, .inspect = -1};
+    bp_history_take(&h, 0, w, &part);
+    size_t slice = one.size / 3 + 1;
+    bp_history_prepare(&h, w, slice);
+    TAP_OK(h.ready == slice && h.ready_buffer != NULL, "a call writes one slice of the buffer");
+    for (int k = 0; k < 4; k++)
+        bp_history_prepare(&h, w, slice);
+    const void *ready = h.ready_buffer;
+    TAP_OK(h.ready == one.size && h.bytes == one.size,
+           "then all of it, and no more; it counts as no snapshot");
+    step_n(w, 30);
+    bp_world_state now = {0};
+    bp_world_save(w, &now);
+    bp_history_take(&h, 30, w, &part);
+    const bp_snapshot *at = bp_history_at(&h, 30);
+    TAP_OK(at && at->world.bytes == ready && same_state(&at->world, &now),
+           "the snapshot lands in the buffer made ready, with the bits of a save");
+    for (uint64_t t = 60; t <= 270; t += 30)
+        bp_history_take(&h, t, w, &part);
+    size_t count = h.count;
+    h.ready_buffer = NULL;
+    h.ready = 0;
+    bp_history_prepare(&h, w, one.size);
+    TAP_OK(count == 9 && h.ready == 0,
+           "a full window makes nothing ready: the oldest's buffer comes next");
+    bp_history_free(&h);
+    bp_history_init(&h, 30.0, 120.0, 2 * one.size);
+    bp_history_take(&h, 0, w, &part);
+    bp_history_take(&h, 30, w, &part);
+    bp_history_prepare(&h, w, one.size);
+    TAP_OK(h.ready == 0, "nor a full byte budget");
+    bp_history_free(&h);
+    bp_world_state_free(&one);
+    bp_world_state_free(&now);
+    bp_world_destroy(w);
+}
+
 static void rewinds_in_recordings(void)
 {
     const char *good = "ballpit-input 1\n5 grab 1 2\n90 rewind 10\n20 release 3 4\nend 50\n";
@@ -286,6 +334,7 @@ int main(void)
     a_restore_forgets_the_caches();
     a_rewind_lands_on_the_state_of_that_step();
     the_history_keeps_to_its_budget();
+    the_next_snapshot_is_made_ready_ahead();
     rewinds_in_recordings();
     return tap_done();
 }

@@ -104,6 +104,39 @@ bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
     return true;
 }
 
+/* Bytes between two writes that touch every page (a page or less). */
+#define BP_HISTORY_PAGE 4096
+
+void bp_history_prepare(bp_history *h, const bp_world *world, size_t budget)
+{
+    size_t size = bp_world_state_size(world);
+    /* A full window, or a full budget: the next snapshot takes the
+     * oldest's buffer, already written. */
+    bool window_full = h->count > 1 && slot(h, h->count - 1)->tick + h->every - slot(h, 1)->tick >=
+                                           h->keep_steps;
+    if (h->count == 0 || window_full || h->bytes + size > h->max_bytes)
+        return;
+    if (h->count == h->capacity && !grow_ring(h))
+        return;
+    bp_world_state *next = &slot(h, h->count)->world;
+    if (next->capacity < size) {
+        unsigned char *grown = realloc(next->bytes, size);
+        if (!grown)
+            return;
+        next->bytes = grown;
+        next->capacity = size;
+    }
+    if (next->bytes != h->ready_buffer) {
+        h->ready_buffer = next->bytes;
+        h->ready = 0;
+    }
+    size_t end = next->capacity - h->ready > budget ? h->ready + budget : next->capacity;
+    volatile unsigned char *bytes = next->bytes;
+    for (size_t k = h->ready; k < end; k += BP_HISTORY_PAGE)
+        bytes[k] = 0;
+    h->ready = end;
+}
+
 bool bp_history_log(bp_history *h, const bp_input *in)
 {
     if (!bp_reserve((void **)&h->log, &h->log_capacity, h->log_count + 1, sizeof *h->log))
