@@ -32,6 +32,11 @@
 /* A slow frame may catch up this many steps at most, then the simulation
  * slows down instead of spiralling. */
 #define BP_MAX_STEPS_PER_FRAME 8
+/* Wall time a frame's steps may take, s: fewer steps a frame once they
+ * are slow, so that the window keeps drawing (at least one step a
+ * frame). Stirring 100,000 balls, 8 steps of 14-35 ms made frames of
+ * a quarter second or more. */
+#define BP_FRAME_STEP_BUDGET 0.05
 /* Longest real time one frame may account for (a stalled window), s. */
 #define BP_MAX_FRAME_TIME 0.25
 /* Canvas limits: a whole scale factor up to 4 (4K on a small arena), and
@@ -107,6 +112,7 @@ typedef struct bp_app {
     /* The frame loop's own state, kept between frames (see frame()). */
     double dt, accumulator, freq;
     Uint64 last;              /* performance counter at the last frame */
+    double last_step_s;       /* wall time of the last step, s */
     hud_period period;
     bp_hud_stats stats;
     bool recording, dumping;  /* --record-input, --dump files open */
@@ -185,6 +191,7 @@ static bool step(bp_app *app, char *err, size_t err_size)
         return false; /* the window sets no world->stop: only a failure ends here */
     Uint64 to = SDL_GetPerformanceCounter();
     note_step_time(app, from, to);
+    app->last_step_s = (double)(to - from) / app->freq;
     bp_chart_record(&app->chart, s->world);
     if (app->view.look.trails > 0.0) {
         if (!bp_trails_record(&app->trails, s->world, app->view.look.trails)) {
@@ -658,17 +665,24 @@ static frame_result frame(bp_app *app)
     else
         app->accumulator += real * app->view.time_scale;
     int taken = 0;
-    int due = app->accumulator / dt < BP_MAX_STEPS_PER_FRAME ? (int)(app->accumulator / dt)
-                                                            : BP_MAX_STEPS_PER_FRAME;
+    /* As many steps as the time owes, within the cap and the budget (the
+     * last step's time foretells the next: the hand's lead spreads the
+     * cursor's travel over the steps this frame will really take). */
+    int most = BP_MAX_STEPS_PER_FRAME;
+    if (app->last_step_s * most > BP_FRAME_STEP_BUDGET)
+        most = (int)SDL_max(1.0, BP_FRAME_STEP_BUDGET / app->last_step_s);
+    int due = app->accumulator / dt < most ? (int)(app->accumulator / dt) : most;
     Uint64 steps_from = SDL_GetPerformanceCounter();
-    while (app->accumulator >= dt && taken < BP_MAX_STEPS_PER_FRAME && !steps_done(app)) {
+    while (app->accumulator >= dt && taken < most && !steps_done(app)) {
         if (bp_input_lead(&app->input, s, due - taken, err, err_size) != 0 ||
             !step(app, err, err_size))
             return failed(app);
         app->accumulator -= dt;
         taken++;
     }
-    if (taken == BP_MAX_STEPS_PER_FRAME)
+    /* Behind by more than a frame may take: the simulation slows down
+     * rather than spiral. */
+    if (taken == most)
         app->accumulator = 0.0;
     for (; app->view.single_steps > 0 && !steps_done(app); app->view.single_steps--)
         if (!step(app, err, err_size))
