@@ -363,7 +363,7 @@ static void state_arrays(const bp_world *w, void **arrays, size_t *sizes)
     }
 }
 
-size_t bp_world_state_size(const bp_world *world)
+size_t bp_store_state_size(const bp_world *world)
 {
     void *arrays[BP_STATE_ARRAYS];
     size_t sizes[BP_STATE_ARRAYS], per_ball = 0;
@@ -373,12 +373,12 @@ size_t bp_world_state_size(const bp_world *world)
     return world->count * per_ball + world->wall_count * sizeof(bp_wall);
 }
 
-bool bp_world_save(const bp_world *world, bp_world_state *st)
+bool bp_store_save(const bp_world *world, bp_world_state *st, size_t tail)
 {
     void *arrays[BP_STATE_ARRAYS];
     size_t sizes[BP_STATE_ARRAYS];
     state_arrays(world, arrays, sizes);
-    size_t size = bp_world_state_size(world);
+    size_t store = bp_store_state_size(world), size = store + tail;
     st->size = 0;
     if (size > st->capacity) {
         unsigned char *grown = realloc(st->bytes, size);
@@ -403,10 +403,11 @@ bool bp_world_save(const bp_world *world, bp_world_state *st)
     st->r_max = world->r_max;
     st->steps = world->steps;
     st->size = size;
+    st->solver_at = store;
     return true;
 }
 
-bool bp_world_restore(bp_world *world, const bp_world_state *st)
+bool bp_store_restore(bp_world *world, const bp_world_state *st)
 {
     if (!reserve_balls(world, st->count) || !reserve_ids(world, st->next_id) ||
         (st->wall_count > world->wall_capacity &&

@@ -177,18 +177,21 @@ typedef struct bp_world_state {
     uint32_t next_id;
     double r_min, r_max;
     uint64_t steps;
-    unsigned char *bytes;  /* the arrays, one after another */
+    unsigned char *bytes;  /* the arrays, one after another, then the solver's part */
     size_t size, capacity; /* bytes used and allocated */
+    size_t solver_at;      /* where the solver's part begins in bytes */
 } bp_world_state;
 
-/* Bytes of the arrays a state of this world holds. */
-size_t bp_world_state_size(const bp_world *world);
-/* Copies the world into st, reusing its buffer. false when memory runs out
- * (st then holds no state: size 0). */
-bool bp_world_save(const bp_world *world, bp_world_state *st);
-/* Makes the world what st holds, bit for bit, and gives it a new
+/* The ball store's part of a state (world.h has the whole: the store and
+ * the memory a solver carries from step to step). */
+size_t bp_store_state_size(const bp_world *world);
+/* Copies the store into st, reusing its buffer, with room for `tail`
+ * bytes after it, from solver_at on. false when memory runs out (st then
+ * holds no state: size 0). */
+bool bp_store_save(const bp_world *world, bp_world_state *st, size_t tail);
+/* Makes the store what st holds, bit for bit, and gives the world a new
  * layout_stamp. false when memory runs out (the world is then unchanged). */
-bool bp_world_restore(bp_world *world, const bp_world_state *st);
+bool bp_store_restore(bp_world *world, const bp_world_state *st);
 void bp_world_state_free(bp_world_state *st);
 
 #endif

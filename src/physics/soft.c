@@ -761,3 +761,110 @@ bool bp_soft_step(bp_world *world, double dt)
     soft->kept_next_id = world->next_id;
     return remember(soft, world) && sleep_islands(soft, world, dt);
 }
+
+/* A state's part: the memory's length and the next island number, then
+ * each kept contact (its key's three numbers and its three impulses, field
+ * by field: no padding bytes go out), then the island of every id. */
+#define BP_SOFT_STATE_HEAD (sizeof(uint64_t) + sizeof(uint32_t))
+#define BP_SOFT_STATE_ENTRY (3 * sizeof(uint32_t) + 3 * sizeof(double))
+
+size_t bp_soft_state_size(const bp_world *world)
+{
+    const bp_soft *soft = world->soft;
+    if (!soft)
+        return 0;
+    return BP_SOFT_STATE_HEAD + soft->memory_count * BP_SOFT_STATE_ENTRY +
+           (size_t)world->next_id * sizeof(uint32_t);
+}
+
+static unsigned char *put(unsigned char *out, const void *value, size_t size)
+{
+    memcpy(out, value, size);
+    return out + size;
+}
+
+static const unsigned char *get(const unsigned char *in, void *value, size_t size)
+{
+    memcpy(value, in, size);
+    return in + size;
+}
+
+void bp_soft_state_write(const bp_world *world, unsigned char *out)
+{
+    const bp_soft *soft = world->soft;
+    if (!soft)
+        return;
+    uint64_t count = soft->memory_count;
+    out = put(out, &count, sizeof count);
+    out = put(out, &soft->next_island, sizeof soft->next_island);
+    for (size_t k = 0; k < soft->memory_count; k++) {
+        const contact_memory *m = &soft->memory[k];
+        out = put(out, &m->key.id_a, sizeof(uint32_t));
+        out = put(out, &m->key.kind, sizeof(uint32_t));
+        out = put(out, &m->key.code_b, sizeof(uint32_t));
+        out = put(out, &m->jn, sizeof(double));
+        out = put(out, &m->jt, sizeof(double));
+        out = put(out, &m->jr, sizeof(double));
+    }
+    /* An island array shorter than the ids has 0 (no island) past its end. */
+    size_t ids = world->next_id, have = ids < soft->island_capacity ? ids : soft->island_capacity;
+    if (have > 0)
+        out = put(out, soft->island_of, have * sizeof(uint32_t));
+    if (ids > have)
+        memset(out, 0, (ids - have) * sizeof(uint32_t));
+}
+
+bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size,
+                           uint32_t next_id)
+{
+    if (size < BP_SOFT_STATE_HEAD)
+        return true;
+    if (!world->soft) {
+        world->soft = calloc(1, sizeof(bp_soft));
+        if (!world->soft)
+            return false;
+    }
+    bp_soft *soft = world->soft;
+    uint64_t count;
+    get(in, &count, sizeof count);
+    size_t old = soft->island_capacity;
+    if (!bp_reserve((void **)&soft->memory, &soft->memory_capacity, (size_t)count + 1,
+                    sizeof(contact_memory)) ||
+        !bp_reserve((void **)&soft->island_of, &soft->island_capacity, (size_t)next_id + 1,
+                    sizeof(uint32_t)))
+        return false;
+    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
+    return true;
+}
+
+void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id)
+{
+    bp_soft *soft = world->soft;
+    if (!soft)
+        return;
+    /* Whatever the memory held, the next step keeps it anew. */
+    soft->kept_count = SIZE_MAX;
+    if (size < BP_SOFT_STATE_HEAD) {
+        soft->memory_count = 0;
+        soft->next_island = 0;
+        if (soft->island_capacity > 0)
+            memset(soft->island_of, 0, soft->island_capacity * sizeof(uint32_t));
+        return;
+    }
+    uint64_t count;
+    in = get(in, &count, sizeof count);
+    in = get(in, &soft->next_island, sizeof soft->next_island);
+    soft->memory_count = (size_t)count;
+    for (size_t k = 0; k < soft->memory_count; k++) {
+        contact_memory *m = &soft->memory[k];
+        in = get(in, &m->key.id_a, sizeof(uint32_t));
+        in = get(in, &m->key.kind, sizeof(uint32_t));
+        in = get(in, &m->key.code_b, sizeof(uint32_t));
+        in = get(in, &m->jn, sizeof(double));
+        in = get(in, &m->jt, sizeof(double));
+        in = get(in, &m->jr, sizeof(double));
+    }
+    if (next_id > 0)
+        get(in, soft->island_of, (size_t)next_id * sizeof(uint32_t));
+    memset(soft->island_of + next_id, 0, (soft->island_capacity - next_id) * sizeof(uint32_t));
+}

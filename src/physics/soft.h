@@ -25,6 +25,8 @@
 #define BP_SOFT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "bodies.h"
 
@@ -35,5 +37,20 @@ void bp_soft_destroy(bp_soft *soft);
 /* One step of dt seconds (the world's statics prepared). false when memory
  * runs out or the stop flag is raised: the step is then unfinished. */
 bool bp_soft_step(bp_world *world, double dt);
+
+/* What a snapshot of the world keeps of the solver: the impulses kept by
+ * contact and the islands its sleepers sleep in, so that a world restored
+ * steps on as the saved one did, bit for bit. 0 bytes: nothing (the
+ * solver never ran). */
+size_t bp_soft_state_size(const bp_world *world);
+/* Writes that part, bp_soft_state_size bytes, to out. */
+void bp_soft_state_write(const bp_world *world, unsigned char *out);
+/* Makes room to read a part of size bytes written for a world of next_id
+ * ids; false when memory runs out (nothing else changes). */
+bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size,
+                           uint32_t next_id);
+/* Reads it back (after bp_soft_state_reserve), for a world of next_id ids;
+ * size 0 forgets all the solver carried. */
+void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id);
 
 #endif

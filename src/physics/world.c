@@ -40,3 +40,29 @@ void bp_world_destroy(bp_world *world)
     bp_bodies_release(world);
     free(world);
 }
+
+size_t bp_world_state_size(const bp_world *world)
+{
+    return bp_store_state_size(world) + bp_soft_state_size(world);
+}
+
+bool bp_world_save(const bp_world *world, bp_world_state *st)
+{
+    if (!bp_store_save(world, st, bp_soft_state_size(world)))
+        return false;
+    if (st->size > st->solver_at)
+        bp_soft_state_write(world, st->bytes + st->solver_at);
+    return true;
+}
+
+bool bp_world_restore(bp_world *world, const bp_world_state *st)
+{
+    size_t solver_size = st->size - st->solver_at;
+    const unsigned char *solver = solver_size > 0 ? st->bytes + st->solver_at : NULL;
+    /* Room first, for both parts: a failure leaves the world as it was. */
+    if (!bp_soft_state_reserve(world, solver, solver_size, st->next_id) ||
+        !bp_store_restore(world, st))
+        return false;
+    bp_soft_state_read(world, solver, solver_size, st->next_id);
+    return true;
+}

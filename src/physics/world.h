@@ -13,4 +13,16 @@ bp_world *bp_world_new(const bp_params *params);
 /* Frees the world, its balls and walls and every subsystem. */
 void bp_world_destroy(bp_world *world);
 
+/* Snapshots (bp_world_state, bodies.h): the ball store, and the memory
+ * the soft solver carries from step to step (its kept impulses and
+ * islands), so that a world restored steps on exactly as the saved one. */
+/* Bytes a state of this world holds. */
+size_t bp_world_state_size(const bp_world *world);
+/* Copies the world into st, reusing its buffer. false when memory runs out
+ * (st then holds no state: size 0). */
+bool bp_world_save(const bp_world *world, bp_world_state *st);
+/* Makes the world what st holds, bit for bit, and gives it a new
+ * layout_stamp. false when memory runs out (the world is then unchanged). */
+bool bp_world_restore(bp_world *world, const bp_world_state *st);
+
 #endif
