@@ -710,6 +710,10 @@ static frame_result frame(bp_app *app)
     /* Only the HUD's figures are new: the world's picture is the last one
      * again. Not with the energy chart up, which moves on with time. */
     bool again = !app->view.show_chart && frame_unchanged(app, events, jumped, false);
+    /* The world moves again: "idle" from the last half second would say
+     * otherwise until the next one is counted. */
+    if (app->stats.idle && !world_shown(app))
+        app->stats.idle = false;
     draw(app, app->view.paused ? 1.0 : app->accumulator / dt, again, &app->stats);
     Uint64 draw_ticks = SDL_GetPerformanceCounter() - draw_from;
     app->period.draw_ticks += draw_ticks;
