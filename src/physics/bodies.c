@@ -379,7 +379,7 @@ bool bp_store_save(const bp_world *world, bp_world_state *st, size_t tail)
     size_t sizes[BP_STATE_ARRAYS];
     state_arrays(world, arrays, sizes);
     size_t store = bp_store_state_size(world), size = store + tail;
-    st->size = 0;
+    st->size = st->solver_at = 0;
     if (size > st->capacity) {
         unsigned char *grown = realloc(st->bytes, size);
         if (!grown)

@@ -57,12 +57,19 @@ bool bp_world_save(const bp_world *world, bp_world_state *st)
 
 bool bp_world_restore(bp_world *world, const bp_world_state *st)
 {
-    size_t solver_size = st->size - st->solver_at;
+    size_t solver_size = st->size > st->solver_at ? st->size - st->solver_at : 0;
     const unsigned char *solver = solver_size > 0 ? st->bytes + st->solver_at : NULL;
-    /* Room first, for both parts: a failure leaves the world as it was. */
+    /* Room first, for both parts: a failure leaves the world as it was
+     * (a solver made for the restore goes again). */
+    bool had_soft = world->soft != NULL;
     if (!bp_soft_state_reserve(world, solver, solver_size, st->next_id) ||
-        !bp_store_restore(world, st))
+        !bp_store_restore(world, st)) {
+        if (!had_soft) {
+            bp_soft_destroy(world->soft);
+            world->soft = NULL;
+        }
         return false;
+    }
     bp_soft_state_read(world, solver, solver_size, st->next_id);
     return true;
 }

@@ -38,6 +38,7 @@ static void drop_oldest(bp_history *h)
     h->bytes -= old->world.size;
     h->start = (h->start + 1) % h->capacity;
     h->count--;
+    h->ready = 0;
     bp_snapshot *next = slot(h, h->count);
     if (next == old)
         return;
@@ -76,6 +77,7 @@ static bool grow_ring(bp_history *h)
     h->ring = ring;
     h->start = 0;
     h->capacity = capacity;
+    h->ready = 0;
     return true;
 }
 
@@ -99,6 +101,7 @@ bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
     s->tick = tick;
     s->session = *session;
     h->count++;
+    h->ready = 0;
     h->bytes += s->world.size;
     trim_log(h);
     return true;
@@ -125,11 +128,10 @@ void bp_history_prepare(bp_history *h, const bp_world *world, size_t budget)
             return;
         next->bytes = grown;
         next->capacity = size;
-    }
-    if (next->bytes != h->ready_buffer) {
-        h->ready_buffer = next->bytes;
         h->ready = 0;
     }
+    if (h->ready > next->capacity)
+        h->ready = 0;
     size_t end = next->capacity - h->ready > budget ? h->ready + budget : next->capacity;
     volatile unsigned char *bytes = next->bytes;
     for (size_t k = h->ready; k < end; k += BP_HISTORY_PAGE)
@@ -163,6 +165,7 @@ void bp_history_cut(bp_history *h, uint64_t tick)
     while (h->count > 0 && slot(h, h->count - 1)->tick > tick) {
         h->count--;
         h->bytes -= slot(h, h->count)->world.size;
+        h->ready = 0;
     }
     while (h->log_count > 0 && h->log[h->log_count - 1].step >= tick)
         h->log_count--;

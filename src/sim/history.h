@@ -44,9 +44,8 @@ typedef struct bp_history {
     size_t bytes;        /* memory of the snapshots' buffers */
     bp_input *log;       /* inputs applied since the oldest snapshot, in order */
     size_t log_count, log_capacity;
-    /* The next snapshot's buffer as bp_history_prepare left it: the first
-     * `ready` bytes of `ready_buffer` have been written once. */
-    const void *ready_buffer;
+    /* Bytes at the start of the next snapshot's buffer that
+     * bp_history_prepare has written: 0 whenever that buffer may change. */
     size_t ready;
 } bp_history;
 
