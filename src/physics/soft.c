@@ -1,6 +1,7 @@
 #include "soft.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -766,16 +767,39 @@ bool bp_soft_step(bp_world *world, double dt)
  * each kept contact (its key's three numbers and its three impulses, field
  * by field: no padding bytes go out), then the island of every id. */
 #define BP_SOFT_STATE_HEAD (sizeof(uint64_t) + sizeof(uint32_t))
-#define BP_SOFT_STATE_ENTRY (3 * sizeof(uint32_t) + 3 * sizeof(double))
+
+/* The fields of a kept contact as a state holds them, in order: one table
+ * for writing and reading alike. */
+static const struct {
+    size_t at, size;
+} entry_layout[] = {
+    {offsetof(contact_memory, key.id_a), sizeof(uint32_t)},
+    {offsetof(contact_memory, key.kind), sizeof(uint32_t)},
+    {offsetof(contact_memory, key.code_b), sizeof(uint32_t)},
+    {offsetof(contact_memory, jn), sizeof(double)},
+    {offsetof(contact_memory, jt), sizeof(double)},
+    {offsetof(contact_memory, jr), sizeof(double)},
+};
+#define BP_SOFT_ENTRY_FIELDS (sizeof entry_layout / sizeof entry_layout[0])
+
+/* Bytes of one kept contact in a state. */
+static size_t entry_bytes(void)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+        n += entry_layout[f].size;
+    return n;
+}
 
 size_t bp_soft_state_size(const bp_world *world)
 {
     const bp_soft *soft = world->soft;
     if (!soft)
         return 0;
-    return BP_SOFT_STATE_HEAD + soft->memory_count * BP_SOFT_STATE_ENTRY +
+    return BP_SOFT_STATE_HEAD + soft->memory_count * entry_bytes() +
            (size_t)world->next_id * sizeof(uint32_t);
 }
+
 
 static unsigned char *put(unsigned char *out, const void *value, size_t size)
 {
@@ -797,15 +821,10 @@ void bp_soft_state_write(const bp_world *world, unsigned char *out)
     uint64_t count = soft->memory_count;
     out = put(out, &count, sizeof count);
     out = put(out, &soft->next_island, sizeof soft->next_island);
-    for (size_t k = 0; k < soft->memory_count; k++) {
-        const contact_memory *m = &soft->memory[k];
-        out = put(out, &m->key.id_a, sizeof(uint32_t));
-        out = put(out, &m->key.kind, sizeof(uint32_t));
-        out = put(out, &m->key.code_b, sizeof(uint32_t));
-        out = put(out, &m->jn, sizeof(double));
-        out = put(out, &m->jt, sizeof(double));
-        out = put(out, &m->jr, sizeof(double));
-    }
+    for (size_t k = 0; k < soft->memory_count; k++)
+        for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+            out = put(out, (const unsigned char *)&soft->memory[k] + entry_layout[f].at,
+                      entry_layout[f].size);
     /* An island array shorter than the ids has 0 (no island) past its end. */
     size_t ids = world->next_id, have = ids < soft->island_capacity ? ids : soft->island_capacity;
     if (have > 0)
@@ -855,15 +874,10 @@ void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, u
     in = get(in, &count, sizeof count);
     in = get(in, &soft->next_island, sizeof soft->next_island);
     soft->memory_count = (size_t)count;
-    for (size_t k = 0; k < soft->memory_count; k++) {
-        contact_memory *m = &soft->memory[k];
-        in = get(in, &m->key.id_a, sizeof(uint32_t));
-        in = get(in, &m->key.kind, sizeof(uint32_t));
-        in = get(in, &m->key.code_b, sizeof(uint32_t));
-        in = get(in, &m->jn, sizeof(double));
-        in = get(in, &m->jt, sizeof(double));
-        in = get(in, &m->jr, sizeof(double));
-    }
+    for (size_t k = 0; k < soft->memory_count; k++)
+        for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+            in = get(in, (unsigned char *)&soft->memory[k] + entry_layout[f].at,
+                     entry_layout[f].size);
     if (next_id > 0)
         get(in, soft->island_of, (size_t)next_id * sizeof(uint32_t));
     memset(soft->island_of + next_id, 0, (soft->island_capacity - next_id) * sizeof(uint32_t));

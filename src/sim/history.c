@@ -81,13 +81,19 @@ static bool grow_ring(bp_history *h)
     return true;
 }
 
+/* Whether a snapshot at tick puts the oldest out of reach: the second
+ * oldest already covers the window. */
+static bool oldest_unneeded_at(const bp_history *h, uint64_t tick)
+{
+    return h->count > 1 && tick - slot(h, 1)->tick >= h->keep_steps;
+}
+
 bool bp_history_take(bp_history *h, uint64_t tick, const bp_world *world,
                      const bp_history_session *session)
 {
     if (h->count > 0 && (tick % h->every != 0 || slot(h, h->count - 1)->tick >= tick))
         return true;
-    /* Out of reach: the second oldest already covers the window. */
-    while (h->count > 1 && tick - slot(h, 1)->tick >= h->keep_steps)
+    while (oldest_unneeded_at(h, tick))
         drop_oldest(h);
     /* Room for it within the byte budget (one snapshot is always kept). */
     size_t size = bp_world_state_size(world);
@@ -115,9 +121,8 @@ void bp_history_prepare(bp_history *h, const bp_world *world, size_t budget)
     size_t size = bp_world_state_size(world);
     /* A full window, or a full budget: the next snapshot takes the
      * oldest's buffer, already written. */
-    bool window_full = h->count > 1 && slot(h, h->count - 1)->tick + h->every - slot(h, 1)->tick >=
-                                           h->keep_steps;
-    if (h->count == 0 || window_full || h->bytes + size > h->max_bytes)
+    if (h->count == 0 || oldest_unneeded_at(h, slot(h, h->count - 1)->tick + h->every) ||
+        h->bytes + size > h->max_bytes)
         return;
     if (h->count == h->capacity && !grow_ring(h))
         return;
