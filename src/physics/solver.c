@@ -45,13 +45,6 @@
 /* Most position-only clean-up passes per step (the overlap they stop at:
  * BP_CLEANUP_OVER_R, tolerances.h). */
 #define BP_CLEANUP_PASSES 6
-/* A clean-up pass that pushed at least this many balls and left no fewer
- * deep overlaps than the pass before ends the clean-up: a jam that wide (a
- * stirred pile falling back into the hand's wake) is not undone by a few
- * position passes, which then cost as much as the rest of the step; the
- * last wedged balls of a pile coming to rest are a few dozen and converge
- * (docs/benchmarks.md, "The stirred pile"). */
-#define BP_CLEANUP_WIDE_BALLS 1024
 /* From this many balls on, worker threads (--threads) pay for their
  * hand-overs. */
 #define BP_SOLVER_THREADS_MIN_BALLS 8192
@@ -72,7 +65,7 @@
 typedef struct moved_list {
     uint32_t *balls;
     size_t count, capacity;
-    size_t deep; /* the overlaps deeper than BP_CLEANUP_OVER_R it met */
+    bool deep;   /* it met an overlap deeper than BP_CLEANUP_OVER_R */
     bool failed; /* out of memory */
 } moved_list;
 
@@ -576,7 +569,7 @@ static inline bool cleanup_run(const cleanup_job *job, const bp_pair *pairs, siz
                 }
             }
         }
-        list->deep += deep;
+        list->deep |= deep;
     }
     return true;
 }
@@ -610,8 +603,7 @@ static void contain_moved(void *context, int j)
 }
 
 /* Position-only passes until no pair overlaps by more than
- * BP_CLEANUP_OVER_R of the smaller radius, the budget is spent, or a wide
- * jam stops shrinking (BP_CLEANUP_WIDE_BALLS). The
+ * BP_CLEANUP_OVER_R of the smaller radius or the budget is spent. The
  * velocity passes leave a few contacts pressed in where chains of balls
  * wedge against each other or against sleepers; a resting pile should not
  * show them. In list order, the strips of one parity at a time as in the
@@ -648,11 +640,10 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
                        .moved = solver->moved,
                        .rest_speed = rest_speed,
                        .wake_overlap = wake_overlap};
-    size_t deep_before = 0; /* the deep overlaps the last pass met */
     for (int pass = 0; pass < BP_CLEANUP_PASSES; pass++) {
         for (size_t j = 0; j < slots; j++) {
-            solver->moved[j].count = solver->moved[j].deep = 0;
-            solver->moved[j].failed = false;
+            solver->moved[j].count = 0;
+            solver->moved[j].deep = solver->moved[j].failed = false;
         }
         job.pass = pass;
         job.slot_begin = 0;
@@ -664,21 +655,20 @@ static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_spe
         bp_workers_run(NULL, cleanup_strip, &job, bp->busy_big);
         cleanup_pairs(&job, solver->missed, solver->missed_count,
                       &solver->moved[bp->strips + 1]);
-        size_t moved = 0, deep = 0;
+        bool any_deep = false;
+        size_t moved = 0;
         for (size_t j = 0; j < slots; j++) {
             if (solver->moved[j].failed)
                 return false;
-            deep += solver->moved[j].deep;
+            any_deep |= solver->moved[j].deep;
             moved += solver->moved[j].count;
         }
         /* Most balls are nowhere near a side: a few thousand take less
          * than handing the strips out (100k pit, two threads: 1.7%). */
         bp_workers_run(moved >= BP_CONTAIN_SHARED_BALLS ? solver->workers : NULL, contain_moved,
                        &job, bp->strips + 2);
-        bool stalled = pass > 0 && moved >= BP_CLEANUP_WIDE_BALLS && deep >= deep_before;
-        if (deep == 0 || stalled)
+        if (!any_deep)
             break;
-        deep_before = deep;
     }
     return true;
 }
