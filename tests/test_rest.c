@@ -12,8 +12,8 @@
  * pass today guard what does hold: nothing leaves the arena, the pile
  * falls asleep again, and no ball of either pile moves a radius. Last, the
  * textbook stack of three balls: it stands with friction above 2 - sqrt 3
- * and falls apart below (the falling is TODO: the passes hold it down to
- * friction 0.05). */
+ * and falls apart below (the falling is TODO: it falls asleep before it
+ * moves and then stands down to friction 0.05; docs/design.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +95,7 @@ static void three_ball_stack(void)
 {
     TAP_OK(three_ball_stack_stands(0.3), "three balls stacked stand with friction 0.3 (> 0.268)");
     TAP_TODO(!three_ball_stack_stands(0.2), "three balls stacked fall apart with friction 0.2",
-             "the position passes hold a stack with friction down to 0.05");
+             "asleep before it moves, it stands down to friction 0.05");
 }
 
 int main(void)
