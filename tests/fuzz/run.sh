@@ -15,6 +15,10 @@ shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(scene replay options)
 here="$(cd "$(dirname "$0")" && pwd)"
+# UBSan reports and goes on by default: a finding would scroll past, and in
+# fork mode vanish with the child's log. Halting makes it a crash libFuzzer
+# records (unless the caller asked otherwise).
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 status=0
 for t in "${targets[@]}"; do
     work="$dir/fuzz-work/$t"
