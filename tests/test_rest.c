@@ -9,8 +9,9 @@
  * The targets are TODO: the solver's position passes do not yet hold a
  * pile awake (it creeps while awake and is held only by sleep), so the
  * woken piles shift (docs/design.md, "Known limits"). The checks that
- * pass today guard what does hold: nothing leaves the arena, the pile
- * falls asleep again, and no ball of either pile moves a radius. Last, the
+ * pass today guard what holds for these two pours: nothing leaves the
+ * arena, the pile falls asleep again, and no ball of either pile moves a
+ * radius (other seeds of the pit do: up to 1.7 r in seeds 1-8). Last, the
  * textbook stack of three balls: it stands with friction above 2 - sqrt 3
  * and falls apart below (the falling is TODO: it falls asleep before it
  * moves and then stands down to friction 0.05; docs/design.md). */
