@@ -11,7 +11,8 @@
  * woken piles shift (docs/design.md, "Known limits"). The checks that
  * pass today guard what holds for these two pours: nothing leaves the
  * arena, the pile falls asleep again, and no ball of either pile moves a
- * radius (other seeds of the pit do: up to 1.7 r in seeds 1-8). Last, the
+ * radius (other pours of the pit do, up to 1.7 r in seeds 1-8: four of
+ * them are here, with both targets TODO over the four). Last, the
  * textbook stack of three balls: it stands with friction above 2 - sqrt 3
  * and falls apart below (the falling is TODO: it falls asleep before it
  * moves and then stands down to friction 0.05; docs/design.md). */
@@ -52,6 +53,31 @@ static void the_pit(void)
     bp_world *w = woken_pit(BP_SOLVER_PASSES);
     woken_pile_stays(w, "pit of 1,000", 20 * 120, true);
     bp_world_destroy(w);
+}
+
+/* Other pours of the same pit: its balls' jittered start differs in the
+ * seed. The benchmark's own pour (seed 1) happens to keep every ball
+ * within a radius; these show how far from true rest the passes are. */
+static void other_pours(void)
+{
+    double p99 = 0.0, worst = 0.0;
+    bool sound = true;
+    for (uint64_t seed = 2; seed <= 5; seed++) {
+        char name[64];
+        snprintf(name, sizeof name, "pit of 1,000 poured from seed %llu",
+                 (unsigned long long)seed);
+        bp_world *w = woken_pit_poured(BP_SOLVER_PASSES, seed);
+        woken_pile m = woken_pile_measure(w, name, 20 * 120);
+        sound &= m.slept && m.inside && m.slept_again;
+        p99 = m.p99 > p99 ? m.p99 : p99;
+        worst = m.worst > worst ? m.worst : worst;
+        bp_world_destroy(w);
+    }
+    TAP_OK(sound, "pits from seeds 2-5: each sleeps, stays in the arena woken, sleeps again");
+    TAP_TODO(p99 <= 0.1, "pits from seeds 2-5: woken, 99% of the balls of each move at most 0.1 r",
+             "the awake solver does not hold a pile yet");
+    TAP_TODO(worst <= 1.0, "pits from seeds 2-5: woken, no ball of any moves more than 1 r",
+             "the awake solver does not hold a pile yet");
 }
 
 static void the_heap(void)
@@ -102,6 +128,7 @@ static void three_ball_stack(void)
 int main(void)
 {
     the_pit();
+    other_pours();
     the_heap();
     three_ball_stack();
     return tap_done();

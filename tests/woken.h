@@ -84,18 +84,25 @@ static woken_pile woken_pile_measure(bp_world *w, const char *name, int max_step
 }
 
 /* The two piles measured: the 1,000-ball benchmark pit (one radius,
- * friction 0.2) and the heap scene (radii 4-8 poured from a hopper,
- * friction 0.6), with the given solver. Bails out if they cannot be built. */
-static bp_world *woken_pit(int64_t solver)
+ * friction 0.2; the pour is the seed's) and the heap scene (radii 4-8
+ * poured from a hopper, friction 0.6), with the given solver. Bails out if
+ * they cannot be built. */
+static bp_world *woken_pit_poured(int64_t solver, uint64_t seed)
 {
     bp_params p = bp_pit_params(1000);
     p.solver = solver;
     bp_world *w = bp_world_new(&p);
-    if (!w || !bp_spawn_pit(w, 1000, 1)) {
+    if (!w || !bp_spawn_pit(w, 1000, seed)) {
         printf("Bail out! cannot build the pit\n");
         exit(1);
     }
     return w;
+}
+
+/* The pit as the benchmark pours it (seed 1). */
+static inline bp_world *woken_pit(int64_t solver)
+{
+    return woken_pit_poured(solver, 1);
 }
 
 static bp_world *woken_heap(int64_t solver)
