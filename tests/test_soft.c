@@ -63,6 +63,20 @@ static void the_pit(void)
     bp_world_destroy(w);
 }
 
+/* Other pours of the pit (seeds 2-5): the passes move some of them more
+ * than a radius when woken (test_rest); this solver must hold every one. */
+static void other_pours(void)
+{
+    for (uint64_t seed = 2; seed <= 5; seed++) {
+        char name[64];
+        snprintf(name, sizeof name, "pit of 1,000 poured from seed %llu",
+                 (unsigned long long)seed);
+        bp_world *w = woken_pit_poured(BP_SOLVER_SOFT, seed);
+        woken_pile_stays(w, name, 20 * 120);
+        bp_world_destroy(w);
+    }
+}
+
 static void the_heap(void)
 {
     bp_world *w = woken_heap(BP_SOLVER_SOFT);
@@ -330,6 +344,7 @@ static void stacks_stand_as_friction_allows(void)
 int main(void)
 {
     the_pit();
+    other_pours();
     the_heap();
     long_sleep_keeps_the_pile();
     head_on_swap();
