@@ -62,10 +62,9 @@ static void other_pours(void)
 {
     double p99 = 0.0, worst = 0.0;
     bool sound = true;
-    for (uint64_t seed = 2; seed <= 5; seed++) {
+    for (uint64_t seed = WOKEN_POURS_FIRST; seed <= WOKEN_POURS_LAST; seed++) {
         char name[64];
-        snprintf(name, sizeof name, "pit of 1,000 poured from seed %llu",
-                 (unsigned long long)seed);
+        woken_pour_name(name, sizeof name, seed);
         bp_world *w = woken_pit_poured(BP_SOLVER_PASSES, seed);
         woken_pile m = woken_pile_measure(w, name, 20 * 120);
         sound &= m.slept && m.inside && m.slept_again;

@@ -67,10 +67,9 @@ static void the_pit(void)
  * than a radius when woken (test_rest); this solver must hold every one. */
 static void other_pours(void)
 {
-    for (uint64_t seed = 2; seed <= 5; seed++) {
+    for (uint64_t seed = WOKEN_POURS_FIRST; seed <= WOKEN_POURS_LAST; seed++) {
         char name[64];
-        snprintf(name, sizeof name, "pit of 1,000 poured from seed %llu",
-                 (unsigned long long)seed);
+        woken_pour_name(name, sizeof name, seed);
         bp_world *w = woken_pit_poured(BP_SOLVER_SOFT, seed);
         woken_pile_stays(w, name, 20 * 120);
         bp_world_destroy(w);

@@ -99,6 +99,16 @@ static bp_world *woken_pit_poured(int64_t solver, uint64_t seed)
     return w;
 }
 
+/* The other pours both solvers are woken from (seeds 2-5), and the name
+ * one goes by in the test output. */
+#define WOKEN_POURS_FIRST 2
+#define WOKEN_POURS_LAST 5
+
+static inline void woken_pour_name(char *name, size_t size, uint64_t seed)
+{
+    snprintf(name, size, "pit of 1,000 poured from seed %llu", (unsigned long long)seed);
+}
+
 /* The pit as the benchmark pours it (seed 1). */
 static inline bp_world *woken_pit(int64_t solver)
 {
