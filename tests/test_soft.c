@@ -76,6 +76,27 @@ static void other_pours(void)
     }
 }
 
+/* Of the pours from seeds 1-14, the one this solver does not hold: it
+ * falls asleep before it is at rest (docs/design.md), and woken it moves
+ * its top percent 1.1 r. It must still settle, sleep and stay inside. */
+static void a_pour_it_does_not_hold(void)
+{
+    char name[64];
+    woken_pour_name(name, sizeof name, 10);
+    bp_world *w = woken_pit_poured(BP_SOLVER_SOFT, 10);
+    woken_pile m = woken_pile_measure(w, name, 20 * 120);
+    char what[160];
+    snprintf(what, sizeof what, "%s: every one of %zu balls sleeps after settling", name, m.balls);
+    TAP_OK(m.slept, what);
+    snprintf(what, sizeof what, "%s: woken, every ball stays inside", name);
+    TAP_OK(m.inside, what);
+    snprintf(what, sizeof what, "%s: woken, 99%% of the balls move at most 0.1 r in 2 s", name);
+    TAP_TODO(m.p99 <= 0.1, what, "it falls asleep before it is at rest");
+    snprintf(what, sizeof what, "%s: woken, no ball moves more than 1 r in 2 s", name);
+    TAP_TODO(m.worst <= 1.0, what, "it falls asleep before it is at rest");
+    bp_world_destroy(w);
+}
+
 static void the_heap(void)
 {
     bp_world *w = woken_heap(BP_SOLVER_SOFT);
@@ -344,6 +365,7 @@ int main(void)
 {
     the_pit();
     other_pours();
+    a_pour_it_does_not_hold();
     the_heap();
     long_sleep_keeps_the_pile();
     head_on_swap();
