@@ -22,10 +22,14 @@
  * (a frozen stack's friction converges slowly); 4 hold them. */
 #define BP_SOFT_SWEEPS 4
 /* Contact stiffness as a part of the substep rate, and its damping ratio:
- * stiffer than a quarter of the rate, the push overshoots within a
- * substep and a pile rings (at a half, a 1k pile jittered at 10 px/s for
- * good); heavily damped, the push does not bounce. */
-#define BP_SOFT_HERTZ_OF_RATE 0.25
+ * at a quarter, a settled pile crept at up to 1 px/s and some fell asleep
+ * creeping (woken, 5 pours of 30 moved their top percent over 0.1 r); a
+ * half, with the contacts solved from the floor up (order_from_floor),
+ * does not ring and held all 30; heavily damped, the push does not
+ * bounce. */
+#define BP_SOFT_HERTZ_OF_RATE 0.5
+/* Bins of the order from the floor up, in smallest radii. */
+#define BP_SOFT_ORDER_BIN_OVER_R 0.05
 #define BP_SOFT_DAMPING_RATIO 10.0
 /* Fastest push out of an overlap, in smallest radii per second: an overlap
  * heals over a few steps instead of throwing the balls apart. */
@@ -618,6 +622,97 @@ static inline double turned(double angle, double turn)
     return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
 }
 
+/* Height above the floor of contact k's lower ball (a side's or wall's:
+ * its ball's), px; g the gravity (not 0). */
+static inline double contact_height(const bp_soft *soft, const bp_world *world, size_t k,
+                                    double g)
+{
+    const soft_contact *c = &soft->contacts[k];
+    double ya = soft->bodies[c->a].y;
+    double yb = c->b == world->count ? ya : soft->bodies[c->b].y;
+    return g > 0.0 ? world->params.height - bp_max(ya, yb) : bp_min(ya, yb);
+}
+
+/* A contact by its height, and its place in the list. */
+typedef struct contact_at {
+    double at;
+    uint32_t k;
+} contact_at;
+
+static int by_height(const void *x, const void *y)
+{
+    const contact_at *a = x, *b = y;
+    if (a->at != b->at)
+        return a->at < b->at ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* Bins holding more contacts than this are sorted by qsort, the others by
+ * insertion: a pile's floor row, all at one height, fills one bin. */
+#define BP_SOFT_INSERTION_MAX 16
+
+/* Puts the contacts in order from the floor up, by the height of their
+ * lower ball, ties in the order they were listed: each sweep then carries
+ * the floor's push up through a pile as it goes, where an order that
+ * starts at the top needs a sweep for every layer. A settled pile's balls
+ * keep a quarter of the speed (and fall asleep in about half the time).
+ * A counting sort into thin bins, then each bin by height (a bin holds a
+ * few contacts): about linear, where one qsort of them all made the
+ * 10,000-ball pit a fifth slower. Without gravity, nothing is up: no
+ * order. */
+static bool order_from_floor(bp_soft *soft, const bp_world *world)
+{
+    size_t n = soft->contact_count;
+    double g = world->params.gravity, height = world->params.height;
+    if (n < 2 || g == 0.0)
+        return true;
+    double bin = BP_SOFT_ORDER_BIN_OVER_R * world->r_min, max_bins = 4.0 * (double)n + 4096.0;
+    if (height / bin > max_bins)
+        bin = height / max_bins;
+    size_t bins = (size_t)ceil(height / bin) + 1;
+    contact_at *by_bin = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
+    uint32_t *bin_of = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
+    uint32_t *start = bp_scratch_alloc(world->scratch, bins + 1, sizeof(uint32_t));
+    soft_contact *contacts = bp_scratch_alloc(world->scratch, n, sizeof(soft_contact));
+    contact_key *keys = bp_scratch_alloc(world->scratch, n, sizeof(contact_key));
+    if (!by_bin || !bin_of || !start || !contacts || !keys)
+        return false;
+    memset(start, 0, (bins + 1) * sizeof(uint32_t));
+    double last_bin = (double)(bins - 1);
+    for (size_t k = 0; k < n; k++) {
+        double b = floor(contact_height(soft, world, k, g) / bin);
+        bin_of[k] = (uint32_t)(b > 0.0 ? (b < last_bin ? b : last_bin) : 0.0);
+        start[bin_of[k] + 1]++;
+    }
+    for (size_t b = 0; b < bins; b++)
+        start[b + 1] += start[b];
+    for (size_t k = 0; k < n; k++)
+        by_bin[start[bin_of[k]]++] = (contact_at){contact_height(soft, world, k, g), (uint32_t)k};
+    /* start[b] is now the end of bin b, whose contacts are in listed
+     * order: sort each by height, ties staying in that order. */
+    for (size_t b = 0, lo = 0; b < bins; lo = start[b++]) {
+        size_t count = start[b] - lo;
+        if (count > BP_SOFT_INSERTION_MAX) {
+            qsort(by_bin + lo, count, sizeof(contact_at), by_height);
+            continue;
+        }
+        for (size_t i = lo + 1; i < start[b]; i++) {
+            contact_at item = by_bin[i];
+            size_t j = i;
+            for (; j > lo && by_bin[j - 1].at > item.at; j--)
+                by_bin[j] = by_bin[j - 1];
+            by_bin[j] = item;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        contacts[i] = soft->contacts[by_bin[i].k];
+        keys[i] = soft->keys[by_bin[i].k];
+    }
+    memcpy(soft->contacts, contacts, n * sizeof(soft_contact));
+    memcpy(soft->keys, keys, n * sizeof(contact_key));
+    return true;
+}
+
 static bool list_pairs(bp_soft *soft, const bp_world *world, double margin)
 {
     bp_broadphase *bp = &soft->broadphase;
@@ -664,7 +759,8 @@ bool bp_soft_step(bp_world *world, double dt)
          i = bp_world_next_awake(world, i + 1))
         bodies[i] = body_from_world(world, i);
     bodies[world->count] = (soft_body){0};
-    if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed))
+    if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
+        !order_from_floor(soft, world))
         return false;
 
     double h = dt / BP_SOFT_SUBSTEPS;
