@@ -243,6 +243,89 @@ static void masses_whose_reciprocal_breaks_are_refused(void)
     bp_world_destroy(w);
 }
 
+/* A pile of the soft solver is held by the impulses its contacts carry:
+ * the scene writes them (contact lines), and a pile loaded back starts
+ * from them. Woken, the loaded pile moves exactly as the saved one woken. */
+static void a_soft_pile_saved_keeps_its_impulses(void)
+{
+    char err[256] = "", text[4096] = "world w=300 h=200 restitution=0.2 friction=0.5 solver=soft\n";
+    for (int k = 0; k < 40; k++) {
+        char line[96];
+        snprintf(line, sizeof line, "ball x=%d y=%d r=%d\n", 20 + (k % 10) * 26,
+                 20 + (k / 10) * 26, 8 + k % 4);
+        strncat(text, line, sizeof text - strlen(text) - 1);
+    }
+    bp_world *w = build(text, err, sizeof err);
+    for (int s = 0; w && s < 3000 && asleep_count(w) < w->count; s++)
+        if (!bp_world_step(w))
+            break;
+    bp_world *again = w ? save_and_load(w, err, sizeof err) : NULL;
+    size_t kept = w ? bp_soft_kept_count(w) : 0;
+    bool same = again && kept > 0 && bp_soft_kept_count(again) == kept;
+    for (size_t k = 0; same && k < kept; k++) {
+        bp_kept_contact x = bp_soft_kept(w, k), y = bp_soft_kept(again, k);
+        same = x.id_a == y.id_a && x.kind == y.kind && x.code_b == y.code_b && x.jn == y.jn &&
+               x.jt == y.jt && x.jr == y.jr;
+    }
+    printf("# %zu contacts kept, %zu loaded\n", kept, again ? bp_soft_kept_count(again) : 0);
+    TAP_OK(same, "a soft pile at rest, saved and loaded: every contact's impulses, bit for bit");
+    bool ran = same;
+    if (ran) {
+        bp_world_wake_all(w);
+        bp_world_wake_all(again);
+    }
+    for (int s = 0; s < 240 && ran; s++)
+        ran = bp_world_step(w) && bp_world_step(again);
+    bool moved_alike = ran;
+    for (size_t i = 0; moved_alike && i < w->count; i++)
+        moved_alike = again->x[i] == w->x[i] && again->y[i] == w->y[i];
+    TAP_OK(moved_alike, "woken, the loaded pile moves as the saved one, bit for bit, for 2 s");
+    bp_world_destroy(w);
+    bp_world_destroy(again);
+}
+
+/* Contact lines name balls and walls by their place in the scene. */
+static void bad_contact_lines_are_refused(void)
+{
+    const char *head = "world w=300 h=200 solver=soft\nball x=50 y=50 r=10\nball x=70 y=50 r=10\n"
+                       "wall x1=0 y1=100 x2=300 y2=100\n";
+    const struct {
+        const char *line, *says;
+    } bad[] = {
+        {"contact a=0 jn=1", "one of b=, side= or wall="},
+        {"contact a=0 b=1 side=2 jn=1", "one of b=, side= or wall="},
+        {"contact a=1 b=1 jn=1", "after a's"},
+        {"contact a=0.5 b=1 jn=1", "a must be"},
+        {"contact a=0 side=4 jn=1", "side must be"},
+        {"contact a=0 b=1 jn=-1", "jn"},
+        {"contact a=0 b=1 jn=nan", "not a finite number"},
+        {"contact a=0 b=2 jn=1", "a ball the scene does not have"},
+        {"contact a=0 wall=1 jn=1", "a wall the scene does not have"},
+        {"contact a=0 b=1", "missing key"},
+    };
+    size_t refused = 0, count = sizeof bad / sizeof bad[0];
+    for (size_t k = 0; k < count; k++) {
+        char text[512], err[256] = "";
+        snprintf(text, sizeof text, "%s%s\n", head, bad[k].line);
+        bp_world *w = build(text, err, sizeof err);
+        bool ok = !w && strstr(err, bad[k].says) && strstr(err, "t.scene:");
+        if (!ok)
+            printf("#   '%s' gave '%s'\n", bad[k].line, err);
+        refused += ok;
+        bp_world_destroy(w);
+    }
+    TAP_OK(refused == count, "bad contact lines are refused, each with its line and why");
+    char err[256] = "", text[512];
+    snprintf(text, sizeof text, "%scontact a=0 b=1 jn=2 jt=-0.5\ncontact a=1 wall=0 jn=3\n", head);
+    bp_world *w = build(text, err, sizeof err);
+    bool read = w && bp_soft_kept_count(w) == 2;
+    bp_kept_contact c = read ? bp_soft_kept(w, 0) : (bp_kept_contact){0};
+    TAP_OK(read && c.kind == BP_KEPT_BALL && c.id_a == 0 && c.code_b == 1 && c.jn == 2.0 &&
+               c.jt == -0.5 && c.jr == 0.0,
+           "good ones are kept, by the balls' ids");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     rotation_keys_set_the_balls_angle_and_spin();
@@ -251,5 +334,7 @@ int main(void)
     the_solver_key_round_trips();
     a_radius_is_judged_alike_by_scene_recording_and_command_line();
     masses_whose_reciprocal_breaks_are_refused();
+    a_soft_pile_saved_keeps_its_impulses();
+    bad_contact_lines_are_refused();
     return tap_done();
 }

@@ -51,7 +51,7 @@
 /* Rounds of waking (and listing the pairs of the woken) in one step. */
 #define BP_SOFT_WAKE_ROUNDS 8
 
-enum { KIND_BALL = 0, KIND_SIDE = 1, KIND_WALL = 2 };
+enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
 
 /* A contact by what it joins: ball a's id, then the other's kind and its
  * id (a ball's, a > ... never: a is the smaller id), side or wall index. */
@@ -977,4 +977,82 @@ void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, u
     if (next_id > 0)
         get(in, soft->island_of, (size_t)next_id * sizeof(uint32_t));
     memset(soft->island_of + next_id, 0, (soft->island_capacity - next_id) * sizeof(uint32_t));
+}
+
+/* Sorts memory[0 .. n) by key, stably (a key given twice keeps its
+ * order), with spare (room for n) to merge into. */
+static void merge_sort_memory(contact_memory *memory, contact_memory *spare, size_t n)
+{
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                spare[o++] = key_compare(&memory[j].key, &memory[i].key) < 0 ? memory[j++]
+                                                                              : memory[i++];
+            while (i < mid)
+                spare[o++] = memory[i++];
+            while (j < hi)
+                spare[o++] = memory[j++];
+        }
+        for (size_t k = 0; k < n; k++)
+            memory[k] = spare[k];
+    }
+}
+
+size_t bp_soft_kept_count(const bp_world *world)
+{
+    return world->soft ? world->soft->memory_count : 0;
+}
+
+bp_kept_contact bp_soft_kept(const bp_world *world, size_t k)
+{
+    const contact_memory *m = &world->soft->memory[k];
+    return (bp_kept_contact){m->key.id_a, m->key.kind, m->key.code_b, m->jn, m->jt, m->jr};
+}
+
+static bool keepable(const bp_kept_contact *c)
+{
+    bool finite = isfinite(c->jn) && isfinite(c->jt) && isfinite(c->jr);
+    bool joins = (c->kind == KIND_BALL && c->id_a < c->code_b) ||
+                 (c->kind == KIND_SIDE && c->code_b < BP_SIDES) || c->kind == KIND_WALL;
+    return finite && c->jn >= 0.0 && joins;
+}
+
+bool bp_soft_keep(bp_world *world, const bp_kept_contact *contacts, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!keepable(&contacts[k]))
+            return false;
+    if (!world->soft) {
+        world->soft = calloc(1, sizeof(bp_soft));
+        if (!world->soft)
+            return false;
+    }
+    bp_soft *soft = world->soft;
+    size_t total = soft->memory_count + count;
+    if (!bp_reserve((void **)&soft->memory, &soft->memory_capacity, total + 1,
+                    sizeof(contact_memory)) ||
+        !bp_reserve((void **)&soft->spare, &soft->spare_capacity, total + 1,
+                    sizeof(contact_memory)))
+        return false;
+    /* The new ones after the old, sorted stably, and of a key given twice
+     * the last kept: the memory stays sorted with every key once. */
+    size_t n = soft->memory_count;
+    for (size_t k = 0; k < count; k++) {
+        const bp_kept_contact *c = &contacts[k];
+        soft->memory[n++] = (contact_memory){{c->id_a, c->kind, c->code_b}, c->jn, c->jt, c->jr};
+    }
+    merge_sort_memory(soft->memory, soft->spare, n);
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k + 1 < n && key_compare(&soft->memory[k].key, &soft->memory[k + 1].key) == 0)
+            continue;
+        soft->memory[kept++] = soft->memory[k];
+    }
+    soft->memory_count = kept;
+    /* The next step keeps the memory anew (see bp_soft_step). */
+    soft->kept_count = SIZE_MAX;
+    return true;
 }

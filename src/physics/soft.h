@@ -53,4 +53,25 @@ bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size
  * size 0 forgets all the solver carried. */
 void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id);
 
+/* A contact's impulses as the solver keeps them from step to step (and
+ * through sleep), by what it joins: ball id_a, and ball id code_b
+ * (BP_KEPT_BALL, id_a < code_b), side code_b (BP_KEPT_SIDE, 0-3: the
+ * arena's) or wall index code_b (BP_KEPT_WALL). A scene file writes them,
+ * so that a pile loaded back is held by them as it was. */
+enum { BP_KEPT_BALL = 0, BP_KEPT_SIDE = 1, BP_KEPT_WALL = 2 };
+typedef struct bp_kept_contact {
+    uint32_t id_a, kind, code_b;
+    double jn, jt, jr; /* normal (>= 0), tangential and rolling impulse */
+} bp_kept_contact;
+
+/* How many contacts the solver keeps, and the k-th (k below that), in
+ * order of what they join. */
+size_t bp_soft_kept_count(const bp_world *world);
+bp_kept_contact bp_soft_kept(const bp_world *world, size_t k);
+/* Keeps these impulses as well (a contact already kept gets the new
+ * ones), for the next step to start from. false when memory runs out or
+ * an entry is not a contact (an impulse not finite, jn < 0, an id_a not
+ * below a ball's code_b, a side past 3): then nothing changes. */
+bool bp_soft_keep(bp_world *world, const bp_kept_contact *contacts, size_t count);
+
 #endif

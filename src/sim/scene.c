@@ -1,5 +1,6 @@
 #include "scene.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +14,21 @@
 #define BP_SCENE_MAX_LINE 4096
 #define BP_SCENE_MAX_BALLS 2000000u
 #define BP_SCENE_MAX_WALLS 100000u
+/* A ball touches at most six others of its size: room for those, and the
+ * walls and sides, of the most balls. */
+#define BP_SCENE_MAX_CONTACTS (8u * BP_SCENE_MAX_BALLS)
 
 void bp_scene_free(bp_scene *scene)
 {
     free(scene->balls);
     free(scene->walls);
+    free(scene->contacts);
     scene->balls = NULL;
     scene->walls = NULL;
+    scene->contacts = NULL;
     scene->ball_count = scene->ball_capacity = 0;
     scene->wall_count = scene->wall_capacity = 0;
+    scene->contact_count = scene->contact_capacity = 0;
 }
 
 typedef struct key_spec {
@@ -199,6 +206,63 @@ static int parse_wall(bp_scene *scene, char *rest, const char *name, int line, c
     return 0;
 }
 
+/* A place (a ball's, a wall's or a side's): a whole number, 0 up. */
+static bool place_of(double value, uint32_t *place)
+{
+    if (!(value >= 0.0 && value <= (double)UINT32_MAX - 1.0) || value != floor(value))
+        return false;
+    *place = (uint32_t)value;
+    return true;
+}
+
+static int parse_contact(bp_scene *scene, char *rest, const char *name, int line, char *err,
+                         size_t err_size)
+{
+    double a = 0.0, b = 0.0, side = 0.0, wall = 0.0;
+    bp_scene_contact c = {.line = line};
+    key_spec keys[] = {
+        {"a", &a, true, false},          {"b", &b, false, false},
+        {"side", &side, false, false},   {"wall", &wall, false, false},
+        {"jn", &c.kept.jn, true, false}, {"jt", &c.kept.jt, false, false},
+        {"jr", &c.kept.jr, false, false},
+    };
+    int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
+    if (rc)
+        return rc;
+    int others = keys[1].seen + keys[2].seen + keys[3].seen;
+    const char *why = NULL;
+    if (others != 1)
+        why = "a contact joins ball a and one of b=, side= or wall=";
+    else if (!place_of(a, &c.kept.id_a))
+        why = "a must be a ball's place: 0, 1, 2, ...";
+    else if (keys[1].seen) {
+        c.kept.kind = BP_KEPT_BALL;
+        if (!place_of(b, &c.kept.code_b) || c.kept.code_b <= c.kept.id_a)
+            why = "b must be a ball's place after a's";
+    } else if (keys[2].seen) {
+        c.kept.kind = BP_KEPT_SIDE;
+        if (!place_of(side, &c.kept.code_b) || c.kept.code_b > 3)
+            why = "side must be 0, 1, 2 or 3";
+    } else {
+        c.kept.kind = BP_KEPT_WALL;
+        if (!place_of(wall, &c.kept.code_b))
+            why = "wall must be a wall's place: 0, 1, 2, ...";
+    }
+    if (!why && !(c.kept.jn >= 0.0))
+        why = "jn, the normal impulse, must be 0 or more";
+    if (why)
+        return line_error(err, err_size, name, line, why, NULL);
+    if (scene->contact_count >= BP_SCENE_MAX_CONTACTS)
+        return line_error(err, err_size, name, line, "too many contacts", NULL);
+    if (!bp_reserve((void **)&scene->contacts, &scene->contact_capacity,
+                    scene->contact_count + 1, sizeof c)) {
+        snprintf(err, err_size, "%s:%d: out of memory", name, line);
+        return 1;
+    }
+    scene->contacts[scene->contact_count++] = c;
+    return 0;
+}
+
 int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *err,
                    size_t err_size)
 {
@@ -233,6 +297,8 @@ int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *er
             rc = parse_ball(scene, rest, name, line, err, err_size);
         else if (strcmp(keyword, "wall") == 0)
             rc = parse_wall(scene, rest, name, line, err, err_size);
+        else if (strcmp(keyword, "contact") == 0)
+            rc = parse_contact(scene, rest, name, line, err, err_size);
         else
             rc = line_error(err, err_size, name, line, "unknown keyword", keyword);
         if (rc) {
@@ -256,6 +322,47 @@ int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size)
     return rc;
 }
 
+/* The scene's contacts, their places made ids: the balls got ids from
+ * first_id on in the scene's order, the walls indices from wall_base on. */
+static int build_contacts(const bp_scene *scene, const char *name, bp_world *world,
+                          uint32_t first_id, size_t wall_base, char *err, size_t err_size)
+{
+    for (size_t k = 0; k < scene->contact_count; k++) {
+        const bp_scene_contact *c = &scene->contacts[k];
+        bool ball_b = c->kept.kind == BP_KEPT_BALL;
+        size_t b_places = ball_b ? scene->ball_count
+                          : c->kept.kind == BP_KEPT_WALL ? scene->wall_count
+                                                         : 4;
+        if (c->kept.id_a >= scene->ball_count || c->kept.code_b >= b_places)
+            return line_error(err, err_size, name, c->line,
+                              ball_b ? "the contact names a ball the scene does not have"
+                                     : "the contact names a wall the scene does not have",
+                              NULL);
+    }
+    if (scene->contact_count == 0 || world->params.solver != BP_SOLVER_SOFT)
+        return 0;
+    bp_kept_contact *kept = malloc(scene->contact_count * sizeof *kept);
+    if (!kept) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return 1;
+    }
+    for (size_t k = 0; k < scene->contact_count; k++) {
+        kept[k] = scene->contacts[k].kept;
+        kept[k].id_a += first_id;
+        if (kept[k].kind == BP_KEPT_BALL)
+            kept[k].code_b += first_id;
+        else if (kept[k].kind == BP_KEPT_WALL)
+            kept[k].code_b += (uint32_t)wall_base;
+    }
+    bool ok = bp_soft_keep(world, kept, scene->contact_count);
+    free(kept);
+    if (!ok) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return 1;
+    }
+    return 0;
+}
+
 int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
                    size_t err_size)
 {
@@ -270,6 +377,8 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         }
     }
     size_t base = world->count;
+    size_t wall_base = world->wall_count - scene->wall_count;
+    uint32_t first_id = world->next_id;
     for (size_t i = 0; i < scene->ball_count; i++) {
         const bp_scene_ball *b = &scene->balls[i];
         const char *why = bp_check_ball_in_arena(&world->params, b->x, b->y, b->r);
@@ -288,7 +397,38 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
     for (size_t i = 0; i < scene->ball_count; i++)
         if (scene->balls[i].asleep == 1.0)
             bp_world_sleep(world, base + i);
-    return 0;
+    return build_contacts(scene, name, world, first_id, wall_base, err, err_size);
+}
+
+/* The soft solver's kept impulses, as contact lines naming balls by their
+ * place in the file (balls go out in id order) and walls by theirs: a pile
+ * loaded back, awake or woken, starts from the impulses that held it.
+ * false when memory for the places runs out. */
+static bool save_contacts(const bp_world *world, FILE *out)
+{
+    size_t kept = bp_soft_kept_count(world);
+    if (world->params.solver != BP_SOLVER_SOFT || kept == 0)
+        return true;
+    uint32_t *place = malloc(((size_t)world->next_id + 1) * sizeof *place);
+    if (!place)
+        return false;
+    uint32_t next = 0;
+    for (uint32_t id = 0; id < world->next_id; id++)
+        place[id] = bp_world_index_of(world, id) >= 0 ? next++ : UINT32_MAX;
+    static const char *const other[] = {"b", "side", "wall"};
+    for (size_t k = 0; k < kept; k++) {
+        bp_kept_contact c = bp_soft_kept(world, k);
+        bool ball_b = c.kind == BP_KEPT_BALL;
+        /* Only contacts between balls that exist (a removed ball's go). */
+        if (c.id_a >= world->next_id || place[c.id_a] == UINT32_MAX || c.kind > BP_KEPT_WALL ||
+            (ball_b && (c.code_b >= world->next_id || place[c.code_b] == UINT32_MAX)) ||
+            (c.kind == BP_KEPT_WALL && c.code_b >= world->wall_count))
+            continue;
+        fprintf(out, "contact a=%u %s=%u jn=%.17g jt=%.17g jr=%.17g\n", place[c.id_a],
+                other[c.kind], ball_b ? place[c.code_b] : c.code_b, c.jn, c.jt, c.jr);
+    }
+    free(place);
+    return true;
 }
 
 bool bp_scene_save(const bp_world *world, FILE *out)
@@ -317,5 +457,5 @@ bool bp_scene_save(const bp_world *world, FILE *out)
                 world->w[i], world->angle[i],
                 (world->flags[i] & BP_BALL_ASLEEP) ? " asleep=1" : "");
     }
-    return fflush(out) == 0 && !ferror(out);
+    return save_contacts(world, out) && fflush(out) == 0 && !ferror(out);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "soft.h"
 #include "world.h"
 
 typedef struct bp_scene_ball {
@@ -23,6 +24,15 @@ typedef struct bp_scene_wall {
     int line;
 } bp_scene_wall;
 
+/* The impulses a contact carried (the soft solver keeps them from step
+ * to step): kept.id_a is ball a's place among the scene's balls (from 0),
+ * kept.code_b ball b's place (above a's), the side (0-3) or the wall's
+ * place among the scene's walls. bp_scene_build makes them ids. */
+typedef struct bp_scene_contact {
+    bp_kept_contact kept;
+    int line;
+} bp_scene_contact;
+
 typedef struct bp_scene {
     bp_params params;
     unsigned params_set; /* BP_SET_* of the keys the file gave */
@@ -30,6 +40,8 @@ typedef struct bp_scene {
     size_t ball_count, ball_capacity;
     bp_scene_wall *walls;
     size_t wall_count, wall_capacity;
+    bp_scene_contact *contacts;
+    size_t contact_count, contact_capacity;
 } bp_scene;
 
 /* Parses text read from a file called name. Returns 0, or 2 with
@@ -40,9 +52,11 @@ int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *er
 int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size);
 void bp_scene_free(bp_scene *scene);
 
-/* Adds the scene's balls and walls to a world whose parameters are final.
- * Returns 0, or 2 with "NAME:LINE: message" when a ball or wall does not fit
- * the arena, or 1 when memory runs out. */
+/* Adds the scene's balls and walls to a world whose parameters are final,
+ * and with the soft solver the contacts' impulses (other solvers carry
+ * none, and ignore them). Returns 0, or 2 with "NAME:LINE: message" when a
+ * ball or wall does not fit the arena or a contact names a ball or wall
+ * the scene does not have, or 1 when memory runs out. */
 int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
                    size_t err_size);
 
