@@ -141,25 +141,88 @@ static int key_compare(const contact_key *x, const contact_key *y)
     return x->code_b < y->code_b ? -1 : x->code_b > y->code_b;
 }
 
-static int memory_order(const void *x, const void *y)
+/* A contact's key, and its place in the list. */
+typedef struct keyed_contact {
+    contact_key key;
+    uint32_t k;
+} keyed_contact;
+
+static int keyed_order(const void *x, const void *y)
 {
-    return key_compare(&((const contact_memory *)x)->key, &((const contact_memory *)y)->key);
+    return key_compare(&((const keyed_contact *)x)->key, &((const keyed_contact *)y)->key);
 }
 
-/* The impulses the last step left a contact with this key, or none. */
-static const contact_memory *recall(const bp_soft *soft, const contact_key *key)
+/* Bits of id_a a pass of the radix sort takes; and a run of one id_a, or
+ * a bin of the order from the floor up, longer than this is sorted by
+ * qsort rather than by insertion (a pile's floor row, all at one height,
+ * fills one bin). */
+#define BP_SOFT_RADIX_BITS 11
+#define BP_SOFT_INSERTION_MAX 16
+
+/* Sorts items[0 .. n) by key (spare: room for n): by id_a in passes of
+ * BP_SOFT_RADIX_BITS bits (a ball has a handful of contacts, so a run of
+ * one id_a is short), then each run by kind and code_b. Linear, and no
+ * allocation: qsort of a step's contacts was a tenth of the step, a third
+ * of it in the kernel, mapping and unmapping its buffer. */
+static void sort_by_key(keyed_contact *items, keyed_contact *spare, size_t n, uint32_t ids)
 {
-    size_t lo = 0, hi = soft->memory_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key_compare(&soft->memory[mid].key, key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    enum { RADIX = 1u << BP_SOFT_RADIX_BITS };
+    uint32_t count[RADIX + 1];
+    for (unsigned shift = 0; shift < 32 && (shift == 0 || (ids >> shift) > 0);
+         shift += BP_SOFT_RADIX_BITS) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[((items[i].key.id_a >> shift) & (RADIX - 1)) + 1]++;
+        for (size_t d = 0; d < RADIX; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            spare[count[(items[i].key.id_a >> shift) & (RADIX - 1)]++] = items[i];
+        memcpy(items, spare, n * sizeof *items);
     }
-    return lo < soft->memory_count && key_compare(&soft->memory[lo].key, key) == 0
-               ? &soft->memory[lo]
-               : NULL;
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && items[hi].key.id_a == items[lo].key.id_a; hi++)
+            ;
+        if (hi - lo > BP_SOFT_INSERTION_MAX) {
+            qsort(items + lo, hi - lo, sizeof *items, keyed_order);
+            continue;
+        }
+        for (size_t i = lo + 1; i < hi; i++) {
+            keyed_contact item = items[i];
+            size_t j = i;
+            for (; j > lo && key_compare(&items[j - 1].key, &item.key) > 0; j--)
+                items[j] = items[j - 1];
+            items[j] = item;
+        }
+    }
+}
+
+/* Gives every contact listed the impulses the last step left it with (the
+ * memory, sorted by key), and returns the contacts sorted by key for
+ * remember (NULL when memory runs out): one sort and one walk along the
+ * memory, where a binary search of it for every contact missed the cache
+ * a dozen times. */
+static keyed_contact *recall_all(bp_soft *soft, const bp_world *world)
+{
+    size_t n = soft->contact_count;
+    keyed_contact *by_key = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
+    keyed_contact *spare = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
+    if (!by_key || !spare)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        by_key[k] = (keyed_contact){soft->keys[k], (uint32_t)k};
+    sort_by_key(by_key, spare, n, world->next_id);
+    const contact_memory *memory = soft->memory;
+    for (size_t i = 0, m = 0; i < n && m < soft->memory_count; i++) {
+        while (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) < 0)
+            m++;
+        if (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) == 0) {
+            soft_contact *c = &soft->contacts[by_key[i].k];
+            c->jn = memory[m].jn;
+            c->jt = memory[m].jt;
+            c->jr = memory[m].jr;
+        }
+    }
+    return by_key;
 }
 
 /* Ball i's body as the world has it now. */
@@ -211,12 +274,6 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
     c->kr = kr > 0.0 ? 1.0 / kr : 0.0;
     c->roll_r = b < 0 ? c->la : c->la * lb / (c->la + lb);
     c->vn0 = (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
-    const contact_memory *m = recall(soft, &key);
-    if (m) {
-        c->jn = m->jn;
-        c->jt = m->jt;
-        c->jr = m->jr;
-    }
     return true;
 }
 
@@ -425,26 +482,25 @@ static bool between_sleepers(const bp_world *world, const contact_memory *m)
     return ia >= 0 && ib >= 0 && (world->flags[ia] & world->flags[ib] & BP_BALL_ASLEEP);
 }
 
-/* Keeps the impulses of this step's contacts, and those of contacts
- * between sleepers (which no pair lists while they sleep): a pile woken
- * starts from the impulses it fell asleep with. The kept ones are sorted
- * already: only this step's are sorted, then the two merged (sorting a
- * settled pile's whole memory every step was a fifth of its cost). No
+/* Keeps the impulses of this step's contacts (by_key: them in key order,
+ * from recall_all), and those of contacts between sleepers (which no pair
+ * lists while they sleep): a pile woken starts from the impulses it fell
+ * asleep with. Both are sorted already, and merged (sorting a settled
+ * pile's whole memory every step was a fifth of its cost). No
  * contact of this step joins two sleepers (pairs of two are not listed),
  * so the two have no key in common. */
-static bool remember(bp_soft *soft, const bp_world *world)
+static bool remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key)
 {
     contact_memory *fresh =
         bp_scratch_alloc(world->scratch, soft->contact_count + 1, sizeof(contact_memory));
     if (!fresh)
         return false;
     size_t fresh_count = 0;
-    for (size_t k = 0; k < soft->contact_count; k++) {
-        const soft_contact *c = &soft->contacts[k];
+    for (size_t i = 0; i < soft->contact_count; i++) {
+        const soft_contact *c = &soft->contacts[by_key[i].k];
         if (c->jn > 0.0 || c->jt != 0.0)
-            fresh[fresh_count++] = (contact_memory){soft->keys[k], c->jn, c->jt, c->jr};
+            fresh[fresh_count++] = (contact_memory){by_key[i].key, c->jn, c->jt, c->jr};
     }
-    qsort(fresh, fresh_count, sizeof(contact_memory), memory_order);
     if (!bp_reserve((void **)&soft->spare, &soft->spare_capacity,
                     soft->memory_count + fresh_count + 1, sizeof(contact_memory)))
         return false;
@@ -647,10 +703,6 @@ static int by_height(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
-/* Bins holding more contacts than this are sorted by qsort, the others by
- * insertion: a pile's floor row, all at one height, fills one bin. */
-#define BP_SOFT_INSERTION_MAX 16
-
 /* Puts the contacts in order from the floor up, by the height of their
  * lower ball, ties in the order they were listed: each sweep then carries
  * the floor's push up through a pile as it goes, where an order that
@@ -762,6 +814,9 @@ bool bp_soft_step(bp_world *world, double dt)
     if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
         !order_from_floor(soft, world))
         return false;
+    const keyed_contact *by_key = recall_all(soft, world);
+    if (!by_key)
+        return false;
 
     double h = dt / BP_SOFT_SUBSTEPS;
     softness push = softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
@@ -856,7 +911,7 @@ bool bp_soft_step(bp_world *world, double dt)
         return true;
     soft->kept_count = world->count;
     soft->kept_next_id = world->next_id;
-    return remember(soft, world) && sleep_islands(soft, world, dt);
+    return remember(soft, world, by_key) && sleep_islands(soft, world, dt);
 }
 
 /* A state's part: the memory's length and the next island number, then
