@@ -111,18 +111,27 @@ static size_t asleep_count(const bp_world *w)
     return n;
 }
 
-/* Ctrl+S of a pile at rest: the scene marks its sleepers (asleep=1), and
- * it loads back to the same picture, which stays as it is. */
-static void a_pile_saved_at_rest_loads_back_at_rest(void)
+/* Forty balls of radii 8-11 in rows above the floor of a small arena
+ * (friction 0.5), to drop into a pile; world_keys go on the world line. */
+static bp_world *forty_balls_to_drop(const char *world_keys, char *err, size_t err_size)
 {
-    char err[256] = "", text[4096] = "world w=300 h=200 restitution=0.2 friction=0.5\n";
+    char text[4096];
+    snprintf(text, sizeof text, "world w=300 h=200 restitution=0.2 friction=0.5%s\n", world_keys);
     for (int k = 0; k < 40; k++) {
         char line[96];
         snprintf(line, sizeof line, "ball x=%d y=%d r=%d\n", 20 + (k % 10) * 26,
                  20 + (k / 10) * 26, 8 + k % 4);
         strncat(text, line, sizeof text - strlen(text) - 1);
     }
-    bp_world *w = build(text, err, sizeof err);
+    return build(text, err, err_size);
+}
+
+/* Ctrl+S of a pile at rest: the scene marks its sleepers (asleep=1), and
+ * it loads back to the same picture, which stays as it is. */
+static void a_pile_saved_at_rest_loads_back_at_rest(void)
+{
+    char err[256] = "";
+    bp_world *w = forty_balls_to_drop("", err, sizeof err);
     if (!w) {
         TAP_OK(0, "the pile's scene loads");
         printf("#   %s\n", err);
@@ -248,14 +257,8 @@ static void masses_whose_reciprocal_breaks_are_refused(void)
  * from them. Woken, the loaded pile moves exactly as the saved one woken. */
 static void a_soft_pile_saved_keeps_its_impulses(void)
 {
-    char err[256] = "", text[4096] = "world w=300 h=200 restitution=0.2 friction=0.5 solver=soft\n";
-    for (int k = 0; k < 40; k++) {
-        char line[96];
-        snprintf(line, sizeof line, "ball x=%d y=%d r=%d\n", 20 + (k % 10) * 26,
-                 20 + (k / 10) * 26, 8 + k % 4);
-        strncat(text, line, sizeof text - strlen(text) - 1);
-    }
-    bp_world *w = build(text, err, sizeof err);
+    char err[256] = "";
+    bp_world *w = forty_balls_to_drop(" solver=soft", err, sizeof err);
     for (int s = 0; w && s < 3000 && asleep_count(w) < w->count; s++)
         if (!bp_world_step(w))
             break;

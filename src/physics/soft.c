@@ -773,14 +773,20 @@ static bool list_pairs(bp_soft *soft, const bp_world *world, double margin)
            bp_broadphase_pairs(bp, world, margin, NULL);
 }
 
+/* The world's solver state, made (empty) the first time it is needed;
+ * NULL when memory runs out. */
+static bp_soft *soft_of(bp_world *world)
+{
+    if (!world->soft)
+        world->soft = calloc(1, sizeof(bp_soft));
+    return world->soft;
+}
+
 bool bp_soft_step(bp_world *world, double dt)
 {
-    if (!world->soft) {
-        world->soft = calloc(1, sizeof(bp_soft));
-        if (!world->soft)
-            return false;
-    }
-    bp_soft *soft = world->soft;
+    bp_soft *soft = soft_of(world);
+    if (!soft)
+        return false;
     const bp_params *p = &world->params;
     if (!reserve_balls(soft, world) || !bp_sweep_reserve(world))
         return false;
@@ -989,12 +995,9 @@ bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size
 {
     if (size < BP_SOFT_STATE_HEAD)
         return true;
-    if (!world->soft) {
-        world->soft = calloc(1, sizeof(bp_soft));
-        if (!world->soft)
-            return false;
-    }
-    bp_soft *soft = world->soft;
+    bp_soft *soft = soft_of(world);
+    if (!soft)
+        return false;
     uint64_t count;
     get(in, &count, sizeof count);
     size_t old = soft->island_capacity;
@@ -1080,12 +1083,9 @@ bool bp_soft_keep(bp_world *world, const bp_kept_contact *contacts, size_t count
     for (size_t k = 0; k < count; k++)
         if (!keepable(&contacts[k]))
             return false;
-    if (!world->soft) {
-        world->soft = calloc(1, sizeof(bp_soft));
-        if (!world->soft)
-            return false;
-    }
-    bp_soft *soft = world->soft;
+    bp_soft *soft = soft_of(world);
+    if (!soft)
+        return false;
     size_t total = soft->memory_count + count;
     if (!bp_reserve((void **)&soft->memory, &soft->memory_capacity, total + 1,
                     sizeof(contact_memory)) ||
