@@ -31,7 +31,7 @@ typedef struct woken_pile {
     double p50, p99, worst; /* how far the balls moved in 2 s, in their radii */
 } woken_pile;
 
-static int woken_by_value(const void *a, const void *b)
+static inline int woken_by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -39,7 +39,7 @@ static int woken_by_value(const void *a, const void *b)
 
 /* Settles w for up to max_steps (until every ball sleeps), wakes it whole
  * and runs it 2 s; prints the figures under name. */
-static woken_pile woken_pile_measure(bp_world *w, const char *name, int max_steps)
+static inline woken_pile woken_pile_measure(bp_world *w, const char *name, int max_steps)
 {
     woken_pile out = {.balls = w->count, .inside = true};
     for (int s = 0; s < max_steps && asleep_count(w) < w->count; s++)
@@ -87,7 +87,7 @@ static woken_pile woken_pile_measure(bp_world *w, const char *name, int max_step
  * friction 0.2; the pour is the seed's) and the heap scene (radii 4-8
  * poured from a hopper, friction 0.6), with the given solver. Bails out if
  * they cannot be built. */
-static bp_world *woken_pit_poured(int64_t solver, uint64_t seed)
+static inline bp_world *woken_pit_poured(int64_t solver, uint64_t seed)
 {
     bp_params p = bp_pit_params(1000);
     p.solver = solver;
@@ -115,7 +115,7 @@ static inline bp_world *woken_pit(int64_t solver)
     return woken_pit_poured(solver, 1);
 }
 
-static bp_world *woken_heap(int64_t solver)
+static inline bp_world *woken_heap(int64_t solver)
 {
     bp_scene scene = {0};
     char err[256];
