@@ -304,6 +304,7 @@ static void bad_contact_lines_are_refused(void)
         {"contact a=0 b=1 jn=nan", "not a finite number"},
         {"contact a=0 b=2 jn=1", "a ball the scene does not have"},
         {"contact a=0 wall=1 jn=1", "a wall the scene does not have"},
+        {"contact a=2 wall=0 jn=1", "a ball the scene does not have"},
         {"contact a=0 b=1", "missing key"},
     };
     size_t refused = 0, count = sizeof bad / sizeof bad[0];

@@ -333,11 +333,12 @@ static int build_contacts(const bp_scene *scene, const char *name, bp_world *wor
         size_t b_places = ball_b ? scene->ball_count
                           : c->kept.kind == BP_KEPT_WALL ? scene->wall_count
                                                          : 4;
-        if (c->kept.id_a >= scene->ball_count || c->kept.code_b >= b_places)
+        if (c->kept.id_a >= scene->ball_count || (ball_b && c->kept.code_b >= b_places))
             return line_error(err, err_size, name, c->line,
-                              ball_b ? "the contact names a ball the scene does not have"
-                                     : "the contact names a wall the scene does not have",
-                              NULL);
+                              "the contact names a ball the scene does not have", NULL);
+        if (c->kept.code_b >= b_places)
+            return line_error(err, err_size, name, c->line,
+                              "the contact names a wall the scene does not have", NULL);
     }
     if (scene->contact_count == 0 || world->params.solver != BP_SOLVER_SOFT)
         return 0;
