@@ -8,20 +8,28 @@
 #include "options.h"
 #include "replay.h"
 #include "scene.h"
+#include "sceneio.h"
 #include "tap.h"
+
+/* A new world built from a parsed scene, which it frees; NULL when the
+ * build fails (err says why). */
+static bp_world *world_of(bp_scene *scene, char *err, size_t err_size)
+{
+    bp_world *w = bp_world_new(&scene->params);
+    if (w && bp_scene_build(scene, "t.scene", w, err, err_size) != 0) {
+        bp_world_destroy(w);
+        w = NULL;
+    }
+    bp_scene_free(scene);
+    return w;
+}
 
 static bp_world *build(const char *text, char *err, size_t err_size)
 {
     bp_scene scene;
     if (bp_scene_parse(&scene, "t.scene", text, err, err_size) != 0)
         return NULL;
-    bp_world *w = bp_world_new(&scene.params);
-    if (w && bp_scene_build(&scene, "t.scene", w, err, err_size) != 0) {
-        bp_world_destroy(w);
-        w = NULL;
-    }
-    bp_scene_free(&scene);
-    return w;
+    return world_of(&scene, err, err_size);
 }
 
 static void rotation_keys_set_the_balls_angle_and_spin(void)
@@ -45,24 +53,8 @@ static void rotation_keys_set_the_balls_angle_and_spin(void)
  * why when loading failed). */
 static bp_world *save_and_load(const bp_world *w, char *err, size_t err_size)
 {
-    char path[] = "/tmp/ballpit-test-scene-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    bool saved = f && bp_scene_save(w, f);
-    if (f)
-        fclose(f);
-    bp_world *again = NULL;
     bp_scene scene;
-    if (saved && bp_scene_load(&scene, path, err, err_size) == 0) {
-        again = bp_world_new(&scene.params);
-        if (again && bp_scene_build(&scene, path, again, err, err_size) != 0) {
-            bp_world_destroy(again);
-            again = NULL;
-        }
-        bp_scene_free(&scene);
-    }
-    remove(path);
-    return again;
+    return scene_round_trip(w, &scene, err, err_size) ? world_of(&scene, err, err_size) : NULL;
 }
 
 static void a_saved_scene_loads_back_to_the_same_bits(void)

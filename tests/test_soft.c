@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scene.h"
+#include "sceneio.h"
 #include "spawn.h"
 #include "step.h"
 #include "tap.h"
@@ -86,51 +87,24 @@ static void a_pour_saved_and_loaded_awake_stands(void)
     bp_world *w = woken_pit_poured(BP_SOLVER_SOFT, 3);
     for (int s = 0; s < 20 * 120 && asleep_count(w) < w->count; s++)
         step_or_bail(w);
-    char path[] = "/tmp/ballpit-test-soft-XXXXXX", err[256] = "";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    bool saved = f && bp_scene_save(w, f);
-    if (f)
-        fclose(f);
+    char err[256] = "";
     bp_scene scene;
-    bool loaded = saved && bp_scene_load(&scene, path, err, sizeof err) == 0;
-    remove(path);
-    if (!loaded) {
+    if (!scene_round_trip(w, &scene, err, sizeof err)) {
         printf("Bail out! cannot save and load the pile: %s\n", err);
         exit(1);
     }
     for (size_t i = 0; i < scene.ball_count; i++)
         scene.balls[i].asleep = 0.0;
     bp_world *again = bp_world_new(&scene.params);
-    if (!again || bp_scene_build(&scene, path, again, err, sizeof err) != 0) {
+    if (!again || bp_scene_build(&scene, "saved.scene", again, err, sizeof err) != 0) {
         printf("Bail out! cannot build the pile: %s\n", err);
         exit(1);
     }
     bp_scene_free(&scene);
-    size_t n = again->count;
-    double *x0 = malloc(n * sizeof *x0), *y0 = malloc(n * sizeof *y0);
-    double *moved = malloc(n * sizeof *moved);
-    if (!x0 || !y0 || !moved) {
-        printf("Bail out! out of memory\n");
-        exit(1);
-    }
-    for (size_t i = 0; i < n; i++) {
-        x0[i] = again->x[i];
-        y0[i] = again->y[i];
-    }
-    for (int s = 0; s < 2 * 120; s++)
-        step_or_bail(again);
-    for (size_t i = 0; i < n; i++)
-        moved[i] = hypot(again->x[i] - x0[i], again->y[i] - y0[i]) / again->r[i];
-    qsort(moved, n, sizeof *moved, woken_by_value);
-    printf("# pour 3 saved, loaded awake, run 2 s: moved p99 %.4f r, max %.4f r\n",
-           moved[n * 99 / 100], moved[n - 1]);
-    TAP_OK(moved[n * 99 / 100] <= 0.1,
+    woken_pile m = woken_pile_run(again, "pour 3 saved and loaded back awake");
+    TAP_OK(m.p99 <= 0.1,
            "pour 3 saved and loaded back awake: 99% of the balls move at most 0.1 r in 2 s");
-    TAP_OK(moved[n - 1] <= 1.0, "pour 3 saved and loaded back awake: no ball moves more than 1 r");
-    free(x0);
-    free(y0);
-    free(moved);
+    TAP_OK(m.worst <= 1.0, "pour 3 saved and loaded back awake: no ball moves more than 1 r");
     bp_world_destroy(w);
     bp_world_destroy(again);
 }

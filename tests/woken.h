@@ -37,15 +37,13 @@ static inline int woken_by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Settles w for up to max_steps (until every ball sleeps), wakes it whole
- * and runs it 2 s; prints the figures under name. */
-static inline woken_pile woken_pile_measure(bp_world *w, const char *name, int max_steps)
+/* Wakes w whole (if it sleeps) and runs it 2 s; how far its balls moved,
+ * whether they stayed inside and fell asleep again (slept: whether every
+ * ball slept before). Prints the figures under name. */
+static inline woken_pile woken_pile_run(bp_world *w, const char *name)
 {
-    woken_pile out = {.balls = w->count, .inside = true};
-    for (int s = 0; s < max_steps && asleep_count(w) < w->count; s++)
-        step_or_bail(w);
     size_t n = w->count;
-    out.slept = n > 0 && asleep_count(w) == n;
+    woken_pile out = {.balls = n, .inside = true, .slept = n > 0 && asleep_count(w) == n};
     uint32_t ids = w->next_id;
     double *x0 = malloc((ids ? ids : 1) * sizeof *x0), *y0 = malloc((ids ? ids : 1) * sizeof *y0);
     double *moved = malloc((n ? n : 1) * sizeof *moved);
@@ -81,6 +79,15 @@ static inline woken_pile woken_pile_measure(bp_world *w, const char *name, int m
     free(y0);
     free(moved);
     return out;
+}
+
+/* Settles w for up to max_steps (until every ball sleeps), wakes it whole
+ * and runs it 2 s (woken_pile_run). */
+static inline woken_pile woken_pile_measure(bp_world *w, const char *name, int max_steps)
+{
+    for (int s = 0; s < max_steps && asleep_count(w) < w->count; s++)
+        step_or_bail(w);
+    return woken_pile_run(w, name);
 }
 
 /* The two piles measured: the 1,000-ball benchmark pit (one radius,

@@ -723,23 +723,25 @@ static bool order_from_floor(bp_soft *soft, const bp_world *world)
         bin = height / max_bins;
     size_t bins = (size_t)ceil(height / bin) + 1;
     contact_at *by_bin = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
+    contact_at *listed = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
     uint32_t *bin_of = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
     uint32_t *start = bp_scratch_alloc(world->scratch, bins + 1, sizeof(uint32_t));
     soft_contact *contacts = bp_scratch_alloc(world->scratch, n, sizeof(soft_contact));
     contact_key *keys = bp_scratch_alloc(world->scratch, n, sizeof(contact_key));
-    if (!by_bin || !bin_of || !start || !contacts || !keys)
+    if (!by_bin || !listed || !bin_of || !start || !contacts || !keys)
         return false;
     memset(start, 0, (bins + 1) * sizeof(uint32_t));
     double last_bin = (double)(bins - 1);
     for (size_t k = 0; k < n; k++) {
-        double b = floor(contact_height(soft, world, k, g) / bin);
+        listed[k] = (contact_at){contact_height(soft, world, k, g), (uint32_t)k};
+        double b = floor(listed[k].at / bin);
         bin_of[k] = (uint32_t)(b > 0.0 ? (b < last_bin ? b : last_bin) : 0.0);
         start[bin_of[k] + 1]++;
     }
     for (size_t b = 0; b < bins; b++)
         start[b + 1] += start[b];
     for (size_t k = 0; k < n; k++)
-        by_bin[start[bin_of[k]]++] = (contact_at){contact_height(soft, world, k, g), (uint32_t)k};
+        by_bin[start[bin_of[k]]++] = listed[k];
     /* start[b] is now the end of bin b, whose contacts are in listed
      * order: sort each by height, ties staying in that order. */
     for (size_t b = 0, lo = 0; b < bins; lo = start[b++]) {
