@@ -146,28 +146,38 @@ static void two_threads_change_nothing(void)
 {
     const uint64_t n = 9000;
     bp_params params = bp_pit_params(n);
-    bp_world *pits[3];
-    for (int k = 0; k < 3; k++) {
+    bp_world *pits[4];
+    for (int k = 0; k < 4; k++) {
         pits[k] = bp_world_new(&params);
         if (pits[k] && bp_spawn_pit(pits[k], n, 2))
             for (int s = 0; s < 100; s++) /* half the pit has landed */
                 step_or_bail(pits[k]);
     }
-    bp_world *before = pits[0], *one = pits[1], *two = pits[2];
-    bp_workers *workers = bp_workers_create(2);
+    bp_world *before = pits[0], *one = pits[1], *two = pits[2], *three = pits[3];
+    bp_workers *workers = bp_workers_create(2), *more = bp_workers_create(3);
     bp_support s_one = {.defer = BP_SUPPORT_DEFER_NONE};
     bp_support s_two = {.defer = BP_SUPPORT_DEFER_NONE};
-    bool ok = before && one && two && workers && support_pass(one, &s_one, NULL) &&
-              support_pass(two, &s_two, workers);
+    bp_support s_three = {.defer = BP_SUPPORT_DEFER_NONE};
+    bool ok = before && one && two && three && workers && more &&
+              support_pass(one, &s_one, NULL) && support_pass(two, &s_two, workers) &&
+              support_pass(three, &s_three, more);
     TAP_OK(ok, "9,000 balls: the passes run");
     TAP_OK(ok && !same_balls(before, one), "the pass settles balls");
+    /* The visits themselves were shared: each lane waits where its balls
+     * meet another's, so a wrong wait would show as other bits. */
+    TAP_OK(ok && s_one.lanes == 1 && s_two.lanes == 2 && s_three.lanes == 3,
+           "the visits went to 1, 2 and 3 lanes");
     size_t lacking;
     TAP_OK(ok && same_balls(one, two) && same_lists(&s_one, &s_two, n, false, &lacking),
            "two threads: the same balls and lists as one thread");
+    TAP_OK(ok && same_balls(one, three) && same_lists(&s_one, &s_three, n, false, &lacking),
+           "three threads: the same balls and lists as one thread");
     bp_support_free(&s_one);
     bp_support_free(&s_two);
+    bp_support_free(&s_three);
     bp_workers_destroy(workers);
-    for (int k = 0; k < 3; k++)
+    bp_workers_destroy(more);
+    for (int k = 0; k < 4; k++)
         bp_world_destroy(pits[k]);
 }
 

@@ -25,6 +25,9 @@
 #include "support.h"
 
 #include <math.h>
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,11 @@
 /* Velocity constraints per ball at most (the floor, a side and its settled
  * neighbours). */
 #define BP_SUPPORT_MAX_CONSTRAINTS 6
+/* Most lanes (threads) the visits are shared among. */
+#define BP_SUPPORT_MAX_LANES 8
+/* With fewer balls awake to visit, one thread visits them all: setting up
+ * the lanes and their waits would cost more than they save. */
+#define BP_SUPPORT_LANES_MIN_AWAKE 2048
 
 void bp_support_free(bp_support *s)
 {
@@ -314,7 +322,8 @@ static bool list_neighbours(bp_support *s, bp_workers *workers, neighbour_job *j
 {
     s->filed_edges = edges;
     uint32_t longest = build_neighbours(s, workers, job, visits);
-    s->settled = bp_scratch_alloc(s->scratch, (size_t)longest + 1, sizeof(uint32_t));
+    s->settled_room = (size_t)longest + 1;
+    s->settled = bp_scratch_alloc(s->scratch, s->settled_room, sizeof(uint32_t));
     return s->settled != NULL;
 }
 
@@ -716,6 +725,184 @@ static bool visit(bp_support *s, const bp_broadphase *bp, const settle_context *
     return true;
 }
 
+/* The visits shared among threads, with the same result as one thread.
+ *
+ * The arena is cut into lanes of grid columns, each lane visited by one
+ * thread in the order of the whole pass. A visit reads and writes only the
+ * ball visited and reads its touching neighbours and, for a sleeper that
+ * may have lost its support, the balls in the cells around it. So a ball
+ * none of whose neighbours or cells lies in another lane does the same in
+ * a lane as alone. A ball that does (a boundary ball, at place k of the
+ * order) waits until every other lane is past k: then each ball before
+ * it in the order has been visited, and none after it, as with one
+ * thread, since those of its neighbours that come later are boundary
+ * balls too and wait for it in turn. A lane reaching the height where the
+ * pass stops (out of reach of everything supported) waits likewise, so
+ * that the height it compares with is at least what one thread would
+ * have, and stops only where one thread would have stopped already. */
+typedef struct lane_mark {
+    /* The place in order of the next ball the lane visits: every ball of
+     * the lane before it has been visited (SIZE_MAX: the lane is done). */
+    alignas(64) atomic_size_t next;
+    _Atomic double top; /* the lane's height of the highest supported ball */
+} lane_mark;
+
+typedef struct lanes_job {
+    bp_support *s;
+    const bp_broadphase *bp;
+    settle_context ctx; /* shared but for settled, one per lane */
+    uint32_t *settled[BP_SUPPORT_MAX_LANES];
+    uint32_t *lane_order;                     /* places in order, lane by lane */
+    size_t lane_start[BP_SUPPORT_MAX_LANES + 1];
+    uint8_t *boundary;                        /* per slot */
+    int lanes;
+    double top, bin, inv_bin, max_rise;       /* as in bp_support_pass */
+    size_t bins;
+    lane_mark mark[BP_SUPPORT_MAX_LANES];
+    atomic_bool stopped;                      /* a lane reached the pass's end */
+} lanes_job;
+
+static inline void lane_pause(unsigned spin)
+{
+    if (spin % 64 == 63)
+        sched_yield(); /* the lane waited for may need this core */
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#endif
+}
+
+/* Waits until every lane but lane is past place k of the order. */
+static void wait_for_lanes(lanes_job *job, int lane, size_t k)
+{
+    for (int t = 0; t < job->lanes; t++)
+        for (unsigned spin = 0;
+             t != lane && atomic_load_explicit(&job->mark[t].next, memory_order_acquire) < k;
+             spin++)
+            lane_pause(spin);
+}
+
+static double highest_top(lanes_job *job)
+{
+    double top = job->top;
+    for (int t = 0; t < job->lanes; t++)
+        top = bp_max(top, atomic_load_explicit(&job->mark[t].top, memory_order_acquire));
+    return top;
+}
+
+/* Piece lane: the lane's balls, in order. */
+static void visit_lane(void *context, int lane)
+{
+    lanes_job *job = context;
+    bp_support *s = job->s;
+    const bp_world *world = job->ctx.world;
+    settle_context ctx = job->ctx;
+    ctx.settled = job->settled[lane];
+    lane_mark *mark = &job->mark[lane];
+    double top = job->top;
+    for (size_t e = job->lane_start[lane]; e < job->lane_start[lane + 1]; e++) {
+        size_t k = job->lane_order[e];
+        uint32_t u = s->order[k];
+        double floor_of_bin = (double)bin_of(world, u, ctx.up_y, job->inv_bin, job->bins) * job->bin;
+        bool waited = false;
+        if (floor_of_bin > top + job->max_rise) {
+            wait_for_lanes(job, lane, k);
+            waited = true;
+            if (floor_of_bin > highest_top(job) + job->max_rise) {
+                atomic_store(&job->stopped, true);
+                break;
+            }
+        }
+        if (job->boundary[s->slot[u]] && !waited)
+            wait_for_lanes(job, lane, k);
+        if (visit(s, job->bp, &ctx, u)) {
+            top = bp_max(top, height_of(world, u, ctx.up_y));
+            atomic_store_explicit(&mark->top, top, memory_order_relaxed);
+        }
+        size_t next = e + 1 < job->lane_start[lane + 1] ? job->lane_order[e + 1] : SIZE_MAX;
+        atomic_store_explicit(&mark->next, next, memory_order_release);
+    }
+    atomic_store_explicit(&mark->next, SIZE_MAX, memory_order_release);
+}
+
+/* Cuts the grid's columns into lanes with as many balls awake to visit
+ * each, among the first `end` places of the order, and notes each visited
+ * ball's boundary flag. false (visit with one thread) when there are too
+ * few, when a big ball may move (its cells are every lane's), or out of
+ * memory. */
+static bool plan_lanes(lanes_job *job, const bp_world *world, size_t end)
+{
+    bp_support *s = job->s;
+    const bp_broadphase *bp = job->bp;
+    for (size_t k = 0; k < bp->big_count; k++) {
+        uint32_t b = bp->big[k];
+        if (s->in_visit[b] && !(world->flags[b] & BP_BALL_HELD))
+            return false;
+    }
+    size_t cols = (size_t)bp->shape.cols, awake = 0;
+    uint32_t *per_col = bp_scratch_alloc(s->scratch, cols, sizeof(uint32_t));
+    uint8_t *lane_of_col = bp_scratch_alloc(s->scratch, cols, 1);
+    uint8_t *lane_of_slot = bp_scratch_alloc(s->scratch, s->visits, 1);
+    job->boundary = bp_scratch_alloc(s->scratch, s->visits, 1);
+    job->lane_order = bp_scratch_alloc(s->scratch, end + 1, sizeof(uint32_t));
+    if (!per_col || !lane_of_col || !lane_of_slot || !job->boundary || !job->lane_order)
+        return false;
+    memset(per_col, 0, cols * sizeof(uint32_t));
+    for (size_t k = 0; k < end; k++) {
+        uint32_t u = s->order[k];
+        if (!(world->flags[u] & BP_BALL_ASLEEP)) {
+            per_col[bp->ball_cell[u] % cols]++;
+            awake++;
+        }
+    }
+    if (awake < BP_SUPPORT_LANES_MIN_AWAKE || cols < 2 * (size_t)job->lanes)
+        return false;
+    size_t seen = 0;
+    int lane = 0;
+    for (size_t c = 0; c < cols; c++) {
+        while (lane + 1 < job->lanes && seen * (size_t)job->lanes >= awake * (size_t)(lane + 1))
+            lane++;
+        lane_of_col[c] = (uint8_t)lane;
+        seen += per_col[c];
+    }
+    size_t count[BP_SUPPORT_MAX_LANES] = {0};
+    for (size_t k = 0; k < s->visits; k++) {
+        uint32_t u = s->visited[k];
+        size_t c = bp->ball_cell[u] % cols;
+        lane_of_slot[k] = lane_of_col[c];
+        /* The cells a sleeper's search looks at: its own column and the
+         * next ones. */
+        job->boundary[k] = (c > 0 && lane_of_col[c - 1] != lane_of_col[c]) ||
+                           (c + 1 < cols && lane_of_col[c + 1] != lane_of_col[c]);
+    }
+    for (size_t k = 0; k < s->visits; k++) {
+        for (uint32_t j = s->first[k]; j < s->first[k + 1] && !job->boundary[k]; j++)
+            job->boundary[k] = lane_of_slot[s->slot[s->near[j] & ~BP_SUPPORTER_BIT]] !=
+                               lane_of_slot[k];
+    }
+    for (size_t k = 0; k < end; k++)
+        count[lane_of_slot[s->slot[s->order[k]]]]++;
+    job->lane_start[0] = 0;
+    for (int t = 0; t < job->lanes; t++)
+        job->lane_start[t + 1] = job->lane_start[t] + count[t];
+    size_t fill[BP_SUPPORT_MAX_LANES];
+    memcpy(fill, job->lane_start, sizeof fill);
+    for (size_t k = 0; k < end; k++)
+        job->lane_order[fill[lane_of_slot[s->slot[s->order[k]]]]++] = (uint32_t)k;
+    for (int t = 0; t < job->lanes; t++) {
+        job->settled[t] = bp_scratch_alloc(s->scratch, s->settled_room, sizeof(uint32_t));
+        if (!job->settled[t])
+            return false;
+        size_t first = job->lane_start[t] < job->lane_start[t + 1]
+                           ? job->lane_order[job->lane_start[t]]
+                           : SIZE_MAX;
+        atomic_init(&job->mark[t].next, first);
+        atomic_init(&job->mark[t].top, job->top);
+    }
+    atomic_init(&job->stopped, false);
+    return true;
+}
+
 bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, double r_min,
                      bp_workers *workers)
 {
@@ -787,7 +974,32 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 
     settle_context ctx = {world, s->settled, bp_params_rest_speed(&world->params), supported,
                           up_y, 1.0 / world->params.hz, margin};
-    for (size_t k = 0; k < visits; k++) {
+    /* The balls up to the first whose pairs waited go to the lanes, if
+     * there are threads and enough balls; the rest, or all, come below. */
+    size_t from = 0;
+    int lanes = bp_workers_count(workers);
+    s->lanes = 1;
+    if (lanes > 1) {
+        size_t end = 0;
+        while (end < visits && s->whole[s->slot[s->order[end]]])
+            end++;
+        lanes_job lanes_job = {.s = s,
+                               .bp = bp,
+                               .ctx = ctx,
+                               .lanes = lanes < BP_SUPPORT_MAX_LANES ? lanes : BP_SUPPORT_MAX_LANES,
+                               .top = top,
+                               .bin = bin,
+                               .inv_bin = inv_bin,
+                               .max_rise = max_rise,
+                               .bins = bins};
+        if (plan_lanes(&lanes_job, world, end)) {
+            bp_workers_run(workers, visit_lane, &lanes_job, lanes_job.lanes);
+            top = highest_top(&lanes_job);
+            from = atomic_load(&lanes_job.stopped) ? visits : end;
+            s->lanes = lanes_job.lanes;
+        }
+    }
+    for (size_t k = from; k < visits; k++) {
         uint32_t u = s->order[k];
         /* Its bin, and every ball's after it, lies out of reach of
          * everything supported: nothing more will be. In a falling crowd

@@ -56,12 +56,15 @@ typedef struct bp_support {
     bp_support_defer defer;
     uint32_t *degree;       /* per ball: touching pairs found; 0 between passes */
     uint32_t *settled;      /* one ball's settled neighbours, while it settles */
+    size_t settled_room;    /* room in settled: the longest list and one */
     uint8_t *supported;     /* per ball: settled, on the floor through a chain
                                (this pass's for visited balls; every ball awake is) */
     uint32_t *anchor;       /* per ball id: the sleeper it last rested on, as
                                lost_support found it (UINT32_MAX: none yet) */
     size_t ball_capacity, near_capacity, anchor_capacity;
     size_t visits;          /* how many balls the last pass visited */
+    int lanes;              /* threads the last pass's visits were shared
+                               among (1: the caller alone; see support.c) */
 } bp_support;
 
 /* Flag in an entry of near: the neighbour is a supporter. */
