@@ -69,6 +69,17 @@ typedef struct moved_list {
     bool failed; /* out of memory */
 } moved_list;
 
+/* One piece of the search for missed pairs: the movers mover[from, to)
+ * and what they found, in their order. */
+typedef struct missed_piece {
+    bp_pair *pairs;
+    size_t count, capacity;
+    uint32_t *around; /* the balls one search finds */
+    size_t around_room;
+    size_t from, to;
+    bool failed;      /* memory ran out */
+} missed_piece;
+
 struct bp_solver {
     bp_broadphase broadphase;
     bp_support support;
@@ -86,6 +97,9 @@ struct bp_solver {
      * between uses, so kept rather than cleared anew in the arena. */
     uint8_t *far_mover;
     size_t far_mover_capacity;
+    /* Per piece of find_missed_pairs: the pairs its movers found, and room
+     * for a search's balls; kept like moved. */
+    missed_piece *missed_pieces;
     /* The rest is the substep's, from the world's scratch arena (scratch.h):
      * valid within one bp_solver_resolve. */
     uint32_t *side_balls;   /* the balls near a side (list_side_balls) */
@@ -95,7 +109,7 @@ struct bp_solver {
     double *listed_x, *listed_y;
     uint8_t *listed_flags;
     bp_pair *missed;
-    size_t missed_count, missed_room;
+    size_t missed_count;
 };
 
 bp_solver *bp_solver_create(void)
@@ -115,6 +129,12 @@ void bp_solver_destroy(bp_solver *solver)
         free(solver->moved[k].balls);
     free(solver->moved);
     free(solver->far_mover);
+    if (solver->missed_pieces)
+        for (int k = 0; k < BP_WORKERS_MAX_PIECES; k++) {
+            free(solver->missed_pieces[k].pairs);
+            free(solver->missed_pieces[k].around);
+        }
+    free(solver->missed_pieces);
     bp_workers_destroy(solver->workers);
     free(solver);
 }
@@ -799,21 +819,69 @@ static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t 
     return !both_asleep && dx * dx + dy * dy < reach * reach;
 }
 
-/* Adds m and b to the missed pairs if they touch now and were not listed.
- * false when memory runs out. */
-static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, uint32_t b,
-                        double list_margin)
+typedef struct missed_job {
+    const bp_solver *solver;
+    const bp_world *world;
+    const uint32_t *mover;
+    const uint8_t *far_mover;
+    double list_margin, beyond;
+    missed_piece *pieces;
+} missed_job;
+
+/* Adds m and b to the piece's pairs if they touch now and were not
+ * listed. false when memory runs out. */
+static bool note_missed(const missed_job *job, missed_piece *piece, uint32_t m, uint32_t b)
 {
+    const bp_world *world = job->world;
     double dx = world->x[b] - world->x[m], dy = world->y[b] - world->y[m];
     double touch = touch_reach(world->r[m], world->r[b], touch_cap_of(world));
-    if (dx * dx + dy * dy >= touch * touch || was_listed(solver, world, m, b, list_margin))
+    if (dx * dx + dy * dy >= touch * touch ||
+        was_listed(job->solver, world, m, b, job->list_margin))
         return true;
-    if (!bp_scratch_reserve(world->scratch, (void **)&solver->missed, &solver->missed_room,
-                            solver->missed_count, solver->missed_count + 1, sizeof(bp_pair)))
+    if (!bp_reserve((void **)&piece->pairs, &piece->capacity, piece->count + 1, sizeof(bp_pair)))
         return false;
-    solver->missed[solver->missed_count++] = (bp_pair){m, b};
+    piece->pairs[piece->count++] = (bp_pair){m, b};
     return true;
 }
+
+/* Piece k: the pairs its movers make with the big balls and with the balls
+ * filed around them. Reads the world only, so pieces run side by side. */
+static void search_movers(void *context, int k)
+{
+    const missed_job *job = context;
+    const bp_world *world = job->world;
+    const bp_broadphase *bp = &job->solver->broadphase;
+    const uint8_t *far_mover = job->far_mover;
+    missed_piece *piece = &job->pieces[k];
+    piece->count = 0;
+    bool ok = true;
+    for (size_t q = piece->from; q < piece->to && ok; q++) {
+        uint32_t m = job->mover[q];
+        for (size_t j = 0; j < bp->big_count && ok; j++) {
+            uint32_t b = bp->big[j];
+            if (b != m && !(far_mover[b] && b < m))
+                ok = note_missed(job, piece, m, b);
+        }
+        size_t found;
+        double reach = world->r[m] + job->beyond;
+        while (ok && (found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach,
+                                                         piece->around, piece->around_room)) >
+                         piece->around_room)
+            ok = bp_reserve((void **)&piece->around, &piece->around_room, found,
+                            sizeof(uint32_t));
+        for (size_t c = 0; ok && c < found; c++) {
+            uint32_t b = piece->around[c];
+            /* Two movers find each other: the lower index keeps the pair. */
+            if (b == m || (far_mover[b] && b < m))
+                continue;
+            ok = note_missed(job, piece, m, b);
+        }
+    }
+    piece->failed = !ok;
+}
+
+/* Movers from this many on are searched by the workers, in pieces. */
+#define BP_MISSED_SHARED_MOVERS 256
 
 /* The pairs that overlap now but were not listed, for the clean-up. A pair
  * left out was list_margin or more apart when listed, and the passes push
@@ -829,7 +897,9 @@ static bool note_missed(bp_solver *solver, const bp_world *world, uint32_t m, ui
  * pass after it may push it into the other, by no more than the small
  * overlaps it has with balls awake; unless it moved half the margin, that
  * pair is not looked for. The one seen, in the 5,000-ball pit, stayed
- * 0.0006 px apart.) false when memory runs out. */
+ * 0.0006 px apart.) The movers are searched around in pieces, their
+ * finds joined in mover order: the same list with any workers. false when
+ * memory runs out. */
 static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
 {
     size_t n = world->count;
@@ -838,7 +908,7 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     double half = 0.5 * (list_margin - touch_most), half2 = half * half, farthest2 = 0.0;
     size_t movers = 0;
     solver->missed = NULL;
-    solver->missed_count = solver->missed_room = 0;
+    solver->missed_count = 0;
     uint32_t *mover = bp_scratch_alloc(world->scratch, n + 1, sizeof(uint32_t));
     if (!mover)
         return false;
@@ -853,9 +923,11 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     }
     if (movers == 0)
         return true;
-    size_t had = solver->far_mover_capacity, around_room = 64;
-    uint32_t *around = bp_scratch_alloc(world->scratch, around_room, sizeof(uint32_t));
-    if (!around || !bp_reserve((void **)&solver->far_mover, &solver->far_mover_capacity, n + 1, 1))
+    size_t had = solver->far_mover_capacity;
+    if (!bp_reserve((void **)&solver->far_mover, &solver->far_mover_capacity, n + 1, 1))
+        return false;
+    if (!solver->missed_pieces &&
+        !(solver->missed_pieces = calloc(BP_WORKERS_MAX_PIECES, sizeof(missed_piece))))
         return false;
     memset(solver->far_mover + had, 0, solver->far_mover_capacity - had);
     uint8_t *far_mover = solver->far_mover;
@@ -865,35 +937,39 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
      * it is. The big balls are in no cell (broadphase.h): they are looked
      * at one by one. */
     const bp_broadphase *bp = &solver->broadphase;
-    double beyond = bp->small_r + touch_most + sqrt(farthest2);
-    bool ok = true;
-    for (size_t k = 0; k < movers && ok; k++) {
-        uint32_t m = mover[k];
-        for (size_t j = 0; j < bp->big_count && ok; j++) {
-            uint32_t b = bp->big[j];
-            if (b != m && !(far_mover[b] && b < m))
-                ok = note_missed(solver, world, m, b, list_margin);
-        }
-        size_t found;
-        double reach = world->r[m] + beyond;
-        while ((found = bp_broadphase_query_square(bp, world->x[m], world->y[m], reach, around,
-                                                   around_room)) > around_room)
-            if (!bp_scratch_reserve(world->scratch, (void **)&around, &around_room, 0, found,
-                                    sizeof(uint32_t))) {
-                ok = false;
-                break;
-            }
-        for (size_t c = 0; c < found && ok; c++) {
-            uint32_t b = around[c];
-            /* Two movers find each other: the lower index keeps the pair. */
-            if (b == m || (far_mover[b] && b < m))
-                continue;
-            ok = note_missed(solver, world, m, b, list_margin);
-        }
+    missed_job job = {.solver = solver,
+                      .world = world,
+                      .mover = mover,
+                      .far_mover = far_mover,
+                      .list_margin = list_margin,
+                      .beyond = bp->small_r + touch_most + sqrt(farthest2),
+                      .pieces = solver->missed_pieces};
+    bp_workers *workers = movers >= BP_MISSED_SHARED_MOVERS ? solver->workers : NULL;
+    int pieces = bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES);
+    for (int k = 0; k < pieces; k++) {
+        job.pieces[k].from = bp_piece_start(movers, k, pieces);
+        job.pieces[k].to = bp_piece_start(movers, k + 1, pieces);
     }
+    bp_workers_run(workers, search_movers, &job, pieces);
     for (size_t k = 0; k < movers; k++)
         far_mover[mover[k]] = 0;
-    return ok;
+    size_t total = 0;
+    for (int k = 0; k < pieces; k++) {
+        if (job.pieces[k].failed)
+            return false;
+        total += job.pieces[k].count;
+    }
+    if (total == 0)
+        return true;
+    solver->missed = bp_scratch_alloc(world->scratch, total, sizeof(bp_pair));
+    if (!solver->missed)
+        return false;
+    for (int k = 0; k < pieces; k++) {
+        memcpy(solver->missed + solver->missed_count, job.pieces[k].pairs,
+               job.pieces[k].count * sizeof(bp_pair));
+        solver->missed_count += job.pieces[k].count;
+    }
+    return true;
 }
 
 /* Whether every ball sleeps. Then nothing is listed, moved or woken, and the
