@@ -755,7 +755,8 @@ typedef struct lanes_job {
     uint32_t *lane_order;                     /* places in order, lane by lane */
     size_t lane_start[BP_SUPPORT_MAX_LANES + 1];
     uint8_t *boundary;                        /* per slot */
-    int lanes;
+    uint8_t *lane_of_col, *lane_of_slot;      /* while the lanes are planned */
+    int lanes, pieces;
     double top, bin, inv_bin, max_rise;       /* as in bp_support_pass */
     size_t bins;
     lane_mark mark[BP_SUPPORT_MAX_LANES];
@@ -825,12 +826,45 @@ static void visit_lane(void *context, int lane)
     atomic_store_explicit(&mark->next, SIZE_MAX, memory_order_release);
 }
 
-/* Cuts the grid's columns into lanes with as many balls awake to visit
- * each, among the first `end` places of the order, and notes each visited
- * ball's boundary flag. false (visit with one thread) when there are too
- * few, when a big ball may move (its cells are every lane's), or out of
+/* Piece k of the visited balls' slots: each one's lane, and whether it is a
+ * boundary ball by its cells (a sleeper's search looks at its own column
+ * and the next ones). */
+static void lane_by_cells(void *context, int k)
+{
+    lanes_job *job = context;
+    const bp_support *s = job->s;
+    size_t cols = (size_t)job->bp->shape.cols;
+    size_t from = bp_piece_start(s->visits, k, job->pieces);
+    size_t to = bp_piece_start(s->visits, k + 1, job->pieces);
+    for (size_t slot = from; slot < to; slot++) {
+        size_t c = job->bp->ball_cell[s->visited[slot]] % cols;
+        const uint8_t *lane = job->lane_of_col;
+        job->lane_of_slot[slot] = lane[c];
+        job->boundary[slot] = (c > 0 && lane[c - 1] != lane[c]) ||
+                              (c + 1 < cols && lane[c + 1] != lane[c]);
+    }
+}
+
+/* Piece k of the slots: a ball with a neighbour in another lane is a
+ * boundary ball too. */
+static void lane_by_neighbours(void *context, int k)
+{
+    lanes_job *job = context;
+    const bp_support *s = job->s;
+    size_t from = bp_piece_start(s->visits, k, job->pieces);
+    size_t to = bp_piece_start(s->visits, k + 1, job->pieces);
+    for (size_t slot = from; slot < to; slot++)
+        for (uint32_t j = s->first[slot]; j < s->first[slot + 1] && !job->boundary[slot]; j++)
+            job->boundary[slot] =
+                job->lane_of_slot[s->slot[s->near[j] & ~BP_SUPPORTER_BIT]] != job->lane_of_slot[slot];
+}
+
+/* Cuts the grid's columns into lanes with as much work each, among the
+ * first `end` places of the order, and notes each visited ball's lane and
+ * boundary flag. false (visit with one thread) when there are too few,
+ * when a big ball may move (its cells are every lane's), or out of
  * memory. */
-static bool plan_lanes(lanes_job *job, const bp_world *world, size_t end)
+static bool plan_lanes(lanes_job *job, const bp_world *world, size_t end, bp_workers *workers)
 {
     bp_support *s = job->s;
     const bp_broadphase *bp = job->bp;
@@ -841,45 +875,37 @@ static bool plan_lanes(lanes_job *job, const bp_world *world, size_t end)
     }
     size_t cols = (size_t)bp->shape.cols, awake = 0;
     uint32_t *per_col = bp_scratch_alloc(s->scratch, cols, sizeof(uint32_t));
-    uint8_t *lane_of_col = bp_scratch_alloc(s->scratch, cols, 1);
-    uint8_t *lane_of_slot = bp_scratch_alloc(s->scratch, s->visits, 1);
+    uint8_t *lane_of_col = job->lane_of_col = bp_scratch_alloc(s->scratch, cols, 1);
+    uint8_t *lane_of_slot = job->lane_of_slot = bp_scratch_alloc(s->scratch, s->visits, 1);
     job->boundary = bp_scratch_alloc(s->scratch, s->visits, 1);
     job->lane_order = bp_scratch_alloc(s->scratch, end + 1, sizeof(uint32_t));
     if (!per_col || !lane_of_col || !lane_of_slot || !job->boundary || !job->lane_order)
         return false;
+    /* Each column's share of the work: a ball awake settles (counts two),
+     * a sleeper next to one looks for what holds it up (one). */
     memset(per_col, 0, cols * sizeof(uint32_t));
     for (size_t k = 0; k < end; k++) {
         uint32_t u = s->order[k];
-        if (!(world->flags[u] & BP_BALL_ASLEEP)) {
-            per_col[bp->ball_cell[u] % cols]++;
-            awake++;
-        }
+        bool asleep = world->flags[u] & BP_BALL_ASLEEP;
+        per_col[bp->ball_cell[u] % cols] += asleep ? 1 : 2;
+        awake += !asleep;
     }
     if (awake < BP_SUPPORT_LANES_MIN_AWAKE || cols < 2 * (size_t)job->lanes)
         return false;
-    size_t seen = 0;
+    size_t work = 0, seen = 0;
+    for (size_t c = 0; c < cols; c++)
+        work += per_col[c];
     int lane = 0;
     for (size_t c = 0; c < cols; c++) {
-        while (lane + 1 < job->lanes && seen * (size_t)job->lanes >= awake * (size_t)(lane + 1))
+        while (lane + 1 < job->lanes && seen * (size_t)job->lanes >= work * (size_t)(lane + 1))
             lane++;
         lane_of_col[c] = (uint8_t)lane;
         seen += per_col[c];
     }
+    job->pieces = bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES);
+    bp_workers_run(workers, lane_by_cells, job, job->pieces);
+    bp_workers_run(workers, lane_by_neighbours, job, job->pieces);
     size_t count[BP_SUPPORT_MAX_LANES] = {0};
-    for (size_t k = 0; k < s->visits; k++) {
-        uint32_t u = s->visited[k];
-        size_t c = bp->ball_cell[u] % cols;
-        lane_of_slot[k] = lane_of_col[c];
-        /* The cells a sleeper's search looks at: its own column and the
-         * next ones. */
-        job->boundary[k] = (c > 0 && lane_of_col[c - 1] != lane_of_col[c]) ||
-                           (c + 1 < cols && lane_of_col[c + 1] != lane_of_col[c]);
-    }
-    for (size_t k = 0; k < s->visits; k++) {
-        for (uint32_t j = s->first[k]; j < s->first[k + 1] && !job->boundary[k]; j++)
-            job->boundary[k] = lane_of_slot[s->slot[s->near[j] & ~BP_SUPPORTER_BIT]] !=
-                               lane_of_slot[k];
-    }
     for (size_t k = 0; k < end; k++)
         count[lane_of_slot[s->slot[s->order[k]]]]++;
     job->lane_start[0] = 0;
@@ -992,7 +1018,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
                                .inv_bin = inv_bin,
                                .max_rise = max_rise,
                                .bins = bins};
-        if (plan_lanes(&lanes_job, world, end)) {
+        if (plan_lanes(&lanes_job, world, end, workers)) {
             bp_workers_run(workers, visit_lane, &lanes_job, lanes_job.lanes);
             top = highest_top(&lanes_job);
             from = atomic_load(&lanes_job.stopped) ? visits : end;
