@@ -30,7 +30,9 @@ static inline int bp_workers_pieces(int threads, int most)
 }
 
 /* One piece of a job, piece in [0, pieces). Pieces of one job must not
- * touch the same data. */
+ * touch the same data, or must order their touches themselves; a piece
+ * may wait for another only in a job of no more pieces than the pool has
+ * threads (bp_workers_count), where every piece gets a thread of its own. */
 typedef void (*bp_job)(void *context, int piece);
 
 /* Starts threads - 1 helper threads (the caller works too). NULL when
