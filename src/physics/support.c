@@ -728,18 +728,28 @@ static bool visit(bp_support *s, const bp_broadphase *bp, const settle_context *
 /* The visits shared among threads, with the same result as one thread.
  *
  * The arena is cut into lanes of grid columns, each lane visited by one
- * thread in the order of the whole pass. A visit reads and writes only the
- * ball visited and reads its touching neighbours and, for a sleeper that
- * may have lost its support, the balls in the cells around it. So a ball
- * none of whose neighbours or cells lies in another lane does the same in
- * a lane as alone. A ball that does (a boundary ball, at place k of the
- * order) waits until every other lane is past k: then each ball before
- * it in the order has been visited, and none after it, as with one
- * thread, since those of its neighbours that come later are boundary
- * balls too and wait for it in turn. A lane reaching the height where the
- * pass stops (out of reach of everything supported) waits likewise, so
- * that the height it compares with is at least what one thread would
- * have, and stops only where one thread would have stopped already. */
+ * thread in the order of the whole pass. A visit writes only the ball
+ * visited, and reads its touching neighbours and, for a sleeper that may
+ * have lost its support, the balls filed in the cells around it (its own
+ * column and the next ones) and the big balls. So a ball none of whose
+ * neighbours or cells lies in another lane does the same in a lane as
+ * alone; no big ball may move while lanes run (plan_lanes), so the big
+ * balls read are the same for all. A ball that does (a boundary ball,
+ * at place k of the order) waits until every other lane is past k: then
+ * each ball before it in the order has been visited, and none after it,
+ * as with one thread, since those of its neighbours that come later are
+ * boundary balls too and wait for it in turn (a ball awake in a column
+ * next to another lane is one, as a sleeper there may read it).
+ *
+ * The pass stops at the first ball out of reach of everything supported.
+ * A lane that finds its ball out of reach of what it has supported waits
+ * until the others are past the ball's place, and stops if the ball is
+ * out of reach of the highest top of all lanes too. That top may hold
+ * balls after the place, of lanes that are ahead, so it may be higher than
+ * one thread's there, and a lane may go on where one thread stopped: but
+ * every ball past the place where one thread stops is out of reach of
+ * everything supported, so its visit changes nothing, and no lane stops
+ * before that place. */
 typedef struct lane_mark {
     /* The place in order of the next ball the lane visits: every ball of
      * the lane before it has been visited (SIZE_MAX: the lane is done). */
@@ -770,6 +780,9 @@ static inline void lane_pause(unsigned spin)
 #if defined(__x86_64__) || defined(__i386__)
     else
         __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    else
+        __asm__ volatile("yield");
 #endif
 }
 
@@ -827,8 +840,9 @@ static void visit_lane(void *context, int lane)
 }
 
 /* Piece k of the visited balls' slots: each one's lane, and whether it is a
- * boundary ball by its cells (a sleeper's search looks at its own column
- * and the next ones). */
+ * boundary ball by its cells: a column next to another lane's, where a
+ * sleeper's search reads the other lane's balls, and a sleeper of the
+ * other lane may read this one. */
 static void lane_by_cells(void *context, int k)
 {
     lanes_job *job = context;
@@ -862,8 +876,9 @@ static void lane_by_neighbours(void *context, int k)
 /* Cuts the grid's columns into lanes with as much work each, among the
  * first `end` places of the order, and notes each visited ball's lane and
  * boundary flag. false (visit with one thread) when there are too few,
- * when a big ball may move (its cells are every lane's), or out of
- * memory. */
+ * when a big ball that is not held is visited (every sleeper's search
+ * reads the big balls, so one that may move or wake would belong to
+ * every lane), or out of memory. */
 static bool plan_lanes(lanes_job *job, const bp_world *world, size_t end, bp_workers *workers)
 {
     bp_support *s = job->s;
@@ -934,6 +949,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
 {
     size_t n = world->count;
     s->visits = 0; /* no neighbour lists until they are made below */
+    s->lanes = 1;
     if (n == 0 || world->params.gravity == 0.0)
         return true;
     double up_y = world->params.gravity > 0.0 ? -1.0 : 1.0;
@@ -1003,8 +1019,7 @@ bool bp_support_pass(bp_support *s, bp_world *world, const bp_broadphase *bp, do
     /* The balls up to the first whose pairs waited go to the lanes, if
      * there are threads and enough balls; the rest, or all, come below. */
     size_t from = 0;
-    int lanes = bp_workers_count(workers);
-    s->lanes = 1;
+    int lanes = bp_workers_cores(workers);
     if (lanes > 1) {
         size_t end = 0;
         while (end < visits && s->whole[s->slot[s->order[end]]])

@@ -5,9 +5,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 struct bp_workers {
     int count;
+    int cores; /* of count, how many the machine can run at once */
     pthread_t *threads;
     pthread_mutex_t lock;
     pthread_cond_t start;
@@ -142,6 +144,8 @@ bp_workers *bp_workers_create(int threads)
     if (!pool)
         return NULL;
     pool->count = threads;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    pool->cores = online >= 1 && online < threads ? (int)online : threads;
     pool->threads = calloc((size_t)threads, sizeof(pthread_t));
     if (!pool->threads) {
         free(pool);
@@ -180,6 +184,11 @@ void bp_workers_destroy(bp_workers *pool)
 int bp_workers_count(const bp_workers *pool)
 {
     return pool ? pool->count : 1;
+}
+
+int bp_workers_cores(const bp_workers *pool)
+{
+    return pool ? pool->cores : 1;
 }
 
 void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)

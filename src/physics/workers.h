@@ -30,9 +30,11 @@ static inline int bp_workers_pieces(int threads, int most)
 }
 
 /* One piece of a job, piece in [0, pieces). Pieces of one job must not
- * touch the same data, or must order their touches themselves; a piece
- * may wait for another only in a job of no more pieces than the pool has
- * threads (bp_workers_count), where every piece gets a thread of its own. */
+ * touch the same data, or must order their touches themselves. A piece
+ * may wait for another only in a job of no more pieces than
+ * bp_workers_cores: a thread runs one piece at a time, and a helper that
+ * is free takes the next piece left, so every piece waited for gets run;
+ * with no more pieces than cores, the waits are short. */
 typedef void (*bp_job)(void *context, int piece);
 
 /* Starts threads - 1 helper threads (the caller works too). NULL when
@@ -40,6 +42,10 @@ typedef void (*bp_job)(void *context, int piece);
 bp_workers *bp_workers_create(int threads);
 void bp_workers_destroy(bp_workers *workers);
 int bp_workers_count(const bp_workers *workers);
+/* How many of them can run at once: the count, or the machine's CPUs
+ * online when it has fewer (1 for NULL). Pieces that wait for each other
+ * spin, so there should be no more of them than this. */
+int bp_workers_cores(const bp_workers *workers);
 
 /* Runs every piece of job once and returns when all are done. Pieces are
  * handed out one at a time to whoever is free, the caller included: a
