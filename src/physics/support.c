@@ -817,7 +817,8 @@ static void visit_lane(void *context, int lane)
     for (size_t e = job->lane_start[lane]; e < job->lane_start[lane + 1]; e++) {
         size_t k = job->lane_order[e];
         uint32_t u = s->order[k];
-        double floor_of_bin = (double)bin_of(world, u, ctx.up_y, job->inv_bin, job->bins) * job->bin;
+        size_t bin = bin_of(world, u, ctx.up_y, job->inv_bin, job->bins);
+        double floor_of_bin = (double)bin * job->bin;
         bool waited = false;
         if (floor_of_bin > top + job->max_rise) {
             wait_for_lanes(job, lane, k);
@@ -869,8 +870,8 @@ static void lane_by_neighbours(void *context, int k)
     size_t to = bp_piece_start(s->visits, k + 1, job->pieces);
     for (size_t slot = from; slot < to; slot++)
         for (uint32_t j = s->first[slot]; j < s->first[slot + 1] && !job->boundary[slot]; j++)
-            job->boundary[slot] =
-                job->lane_of_slot[s->slot[s->near[j] & ~BP_SUPPORTER_BIT]] != job->lane_of_slot[slot];
+            job->boundary[slot] = job->lane_of_slot[s->slot[s->near[j] & ~BP_SUPPORTER_BIT]] !=
+                                  job->lane_of_slot[slot];
 }
 
 /* Cuts the grid's columns into lanes with as much work each, among the
