@@ -965,6 +965,8 @@ static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_ma
     if (!solver->missed)
         return false;
     for (int k = 0; k < pieces; k++) {
+        if (job.pieces[k].count == 0) /* its pairs may be NULL */
+            continue;
         memcpy(solver->missed + solver->missed_count, job.pieces[k].pairs,
                job.pieces[k].count * sizeof(bp_pair));
         solver->missed_count += job.pieces[k].count;
