@@ -2,6 +2,7 @@
  * wait, and finds them only if it gets that high. Whatever it lets wait,
  * the result must be the one listing every pair at once gives, bit for
  * bit: the same balls where they were put and the same touching lists. */
+#include <math.h>
 #include <string.h>
 
 #include <stdio.h>
@@ -270,10 +271,99 @@ static void landing_steps_change_nothing(void)
         bp_world_destroy(worlds[k]);
 }
 
+/* Adds a ball of radius 3 at (x, y), asleep or awake; its index. */
+static size_t add_at(bp_world *world, double x, double y, bool asleep)
+{
+    bp_ball_def ball = bp_default_ball_def();
+    ball.x = x;
+    ball.y = y;
+    ball.radius = 3.0;
+    if (bp_ball_id_is_null(bp_world_add_ball(world, &ball)))
+        return SIZE_MAX;
+    size_t i = world->count - 1;
+    if (asleep)
+        bp_world_sleep(world, i);
+    return i;
+}
+
+/* Balls on each side of where two lanes meet. */
+#define SIDE_BALLS 12000
+
+/* A sleeper that loses its support wakes, and one asleep on it then
+ * finds nothing under it and wakes too: on one thread, in the pass's
+ * order. Here the two lie on either side of where two lanes meet, the
+ * lower one's lane has 12,000 balls to visit before it and the upper
+ * one's a hundred: only the waits of the balls in the columns next to
+ * another lane's (a sleeper searches the cells around it, and the two are
+ * not a listed pair) keep the upper one from being visited first. */
+static bool sleepers_across_lanes(bp_world *world, double cell, size_t *lower, size_t *upper)
+{
+    double w = world->params.width, h = world->params.height, step = 6.5;
+    /* The column boundary the two lie across, near the middle. */
+    double seam = cell * floor(0.5 * w / cell);
+    int per_row = (int)((seam - 40.0) / step);
+    bool ok = true;
+    /* Left: balls awake low down, and one next to the lower sleeper. */
+    for (int k = 0; k < SIDE_BALLS && ok; k++)
+        ok = add_at(world, 20.0 + step * (k % per_row), h - 3.0 - step * (k / per_row), false) !=
+             SIZE_MAX;
+    double yl = h - 400.0;
+    ok = ok && add_at(world, seam - 1.5 - 6.2, yl, false) != SIZE_MAX;
+    /* Right: as many, a hundred on the floor and the rest high above, and
+     * one next to the upper sleeper. */
+    for (int k = 0; k < SIDE_BALLS && ok; k++) {
+        double x = seam + 20.0 + step * (k % per_row);
+        double y = k < 100 ? h - 3.0 : h - 800.0 - step * ((k - 100) / per_row);
+        ok = add_at(world, x, y, false) != SIZE_MAX;
+    }
+    double yu = yl - 5.2;
+    ok = ok && add_at(world, seam + 1.5 + 6.2, yu, false) != SIZE_MAX;
+    /* The lower sleeper hangs in the air; the upper one rests on it. */
+    *lower = add_at(world, seam - 1.5, yl, true);
+    *upper = add_at(world, seam + 1.5, yu, true);
+    return ok && *lower != SIZE_MAX && *upper != SIZE_MAX;
+}
+
+static void sleepers_across_lanes_wake_in_order(void)
+{
+    bp_params params = bp_pit_params(60000);
+    bp_world *one = bp_world_new(&params), *two = bp_world_new(&params);
+    size_t lower[2], upper[2];
+    /* The grid's cell (it depends on how many balls there are), from a
+     * sort of a world of as many balls. */
+    bp_broadphase bp = {0};
+    double cell = 0.0;
+    if (one && sleepers_across_lanes(one, 9.0, &lower[0], &upper[0]) &&
+        bp_broadphase_sort(&bp, one, one->r_min, NULL))
+        cell = bp.shape.cell;
+    bp_broadphase_free(&bp);
+    bp_world_destroy(one);
+    one = bp_world_new(&params);
+    bp_workers *workers = bp_workers_create(2);
+    bool ok = cell > 0.0 && one && two && workers &&
+              sleepers_across_lanes(one, cell, &lower[0], &upper[0]) &&
+              sleepers_across_lanes(two, cell, &lower[1], &upper[1]);
+    bp_support s_one = {.defer = BP_SUPPORT_DEFER_NONE};
+    bp_support s_two = {.defer = BP_SUPPORT_DEFER_NONE};
+    ok = ok && support_pass(one, &s_one, NULL) && support_pass(two, &s_two, workers);
+    TAP_OK(ok, "two sleepers across a lanes' edge: the passes run");
+    TAP_OK(ok && !(one->flags[lower[0]] & BP_BALL_ASLEEP) &&
+               !(one->flags[upper[0]] & BP_BALL_ASLEEP),
+           "one thread: the sleeper in the air wakes, and the one on it after it");
+    TAP_OK(ok && s_two.lanes == bp_workers_cores(workers) && same_balls(one, two),
+           "lanes: the same wakes and balls as one thread");
+    bp_support_free(&s_one);
+    bp_support_free(&s_two);
+    bp_workers_destroy(workers);
+    bp_world_destroy(one);
+    bp_world_destroy(two);
+}
+
 int main(void)
 {
     waiting_pairs_change_nothing();
     two_threads_change_nothing();
     landing_steps_change_nothing();
+    sleepers_across_lanes_wake_in_order();
     return tap_done();
 }
