@@ -25,7 +25,6 @@
 #include "support.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -773,19 +772,6 @@ typedef struct lanes_job {
     atomic_bool stopped;                      /* a lane reached the pass's end */
 } lanes_job;
 
-static inline void lane_pause(unsigned spin)
-{
-    if (spin % 64 == 63)
-        sched_yield(); /* the lane waited for may need this core */
-#if defined(__x86_64__) || defined(__i386__)
-    else
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    else
-        __asm__ volatile("yield");
-#endif
-}
-
 /* Waits until every lane but lane is past place k of the order. */
 static void wait_for_lanes(lanes_job *job, int lane, size_t k)
 {
@@ -793,7 +779,7 @@ static void wait_for_lanes(lanes_job *job, int lane, size_t k)
         for (unsigned spin = 0;
              t != lane && atomic_load_explicit(&job->mark[t].next, memory_order_acquire) < k;
              spin++)
-            lane_pause(spin);
+            bp_workers_idle_round(spin);
 }
 
 static double highest_top(lanes_job *job)

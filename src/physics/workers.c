@@ -31,8 +31,9 @@ struct bp_workers {
  * microseconds apart, and waking a sleeping thread costs a system call on
  * each side and tens of microseconds before it runs. The parts of the step
  * that one thread runs alone take up to a few milliseconds while a big pit
- * lands; 50,000 rounds of idle_round (a few milliseconds) cover most of
- * them, and a helper without work still gives its core back soon
+ * lands; 50,000 idle rounds (bp_workers_idle_round, a few milliseconds)
+ * cover most of them, and a helper without work still gives its core back
+ * soon
  * (figures: docs/benchmarks.md, "Two threads"). */
 #define BP_WORKERS_IDLE_SPINS 50000
 /* A wait for a job longer than this (s) was not within a step. */
@@ -40,25 +41,6 @@ struct bp_workers {
 /* How long a helper spins for the next job after a long wait (the caller
  * was between steps) before it sleeps. */
 #define BP_WORKERS_SPINS 2000
-
-static inline void spin_pause(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
-/* A round of a long wait: a pause, and now and then a hand-over of the
- * core, in case the thread waited for needs it on a busy machine. */
-static inline void idle_round(int spin)
-{
-    if (spin % 64 == 63)
-        sched_yield();
-    else
-        spin_pause();
-}
 
 /* Takes pieces until none is left: the caller from the first piece on,
  * the helpers from the last piece back. Jobs over the same strips then
@@ -111,7 +93,7 @@ static void *helper_main(void *arg)
             for (int spin = 0; spin < spins && !atomic_load(&pool->quit) &&
                                atomic_load(&pool->generation) == seen;
                  spin++)
-                idle_round(spin);
+                bp_workers_idle_round(spin);
             pthread_mutex_lock(&pool->lock);
         }
         while (!pool->quit && pool->generation == seen)
@@ -210,7 +192,7 @@ void bp_workers_run(bp_workers *pool, bp_job job, void *context, int pieces)
     pthread_mutex_unlock(&pool->lock);
     work_through(pool, job, context, pieces, true);
     for (int spin = 0; spin < BP_WORKERS_IDLE_SPINS && atomic_load(&pool->busy) > 0; spin++)
-        idle_round(spin);
+        bp_workers_idle_round(spin);
     pthread_mutex_lock(&pool->lock);
     while (pool->busy > 0)
         pthread_cond_wait(&pool->done, &pool->lock);

@@ -4,10 +4,27 @@
 #ifndef BP_WORKERS_H
 #define BP_WORKERS_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 typedef struct bp_workers bp_workers;
+
+/* A round of a wait for another thread: a pause of the core, and every
+ * 64th round a hand-over of it, in case the thread waited for needs it on
+ * a busy machine. spin counts the rounds from 0. */
+static inline void bp_workers_idle_round(unsigned spin)
+{
+    if (spin % 64 == 63)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    else
+        __asm__ volatile("yield");
+#endif
+}
 
 /* Where piece `piece` of `pieces` even pieces of count items starts (piece
  * == pieces: count). */
