@@ -226,6 +226,7 @@ def main():
     xvfb, display = start_xvfb()
     try:
         scenario(display)
+        steady_flicks_scenario(display)
         rest_scenario(display)
         overlay_scenario(display)
         rewind_scenario(display)
@@ -386,6 +387,54 @@ def rewind_scenario(display):
                       if line]
             check(any(b < a for a, b in zip(frames, frames[1:])),
                   "the dump writes the frames after the rewind again")
+
+
+FLICKS_STEPS = 960  # 8 s: five flicks take about 4
+FLICKS_SCENE = """# five balls in a column, nothing acting on them: each is flicked right
+world w=640 h=480 gravity=0 restitution=1 friction=0 drag=0 hz=120
+""" + "".join("ball x=100 y=%d r=20\n" % (60 + 90 * k) for k in range(5))
+
+
+def steady_flicks_scenario(display):
+    """The same flick five times, one ball each: 12 moves of 15 px, 10 ms
+    apart, let go with the last. The throws must agree: SDL stamps an event
+    with the time it was taken from the queue, and a window that took its
+    events once a frame (waiting out vsync in between) stamped them 16 ms
+    apart and threw these flicks at speeds 1.5 times apart."""
+    env = window_env(display)
+    env = dict(env, ASAN_OPTIONS=(env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":"))
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "column.scene", FLICKS_SCENE)
+        rec = os.path.join(tmp, "flicks.rec")
+        live = os.path.join(tmp, "live")
+        proc = subprocess.Popen([BALLPIT, "--scene", scene, "--steps", str(FLICKS_STEPS),
+                                 "--dump", live, "--record-input", rec],
+                                env=env, cwd=tmp, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        win = find_window(env, proc)
+        if win and wait_for_steps(live, 30, proc):
+            moves = []
+            for k in range(5):
+                y = 60 + 90 * k
+                moves += ["mousemove", "--window", win, 100, y, "sleep", 0.2, "mousedown", 1,
+                          "sleep", 0.2]
+                for m in range(1, 13):
+                    moves += ["mousemove", "--window", win, 100 + 15 * m, y, "sleep", 0.01]
+                moves += ["mouseup", 1, "sleep", 0.2]
+            xdo(env, *moves)
+        try:
+            out, err = proc.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        inputs = read_recording(rec) if os.path.exists(rec) else []
+        speeds = [math.hypot(*v[:2]) for _, kind, v in inputs if kind == "release"]
+        check(win is not None and proc.returncode == 0 and len(speeds) == 5,
+              "five flicks, five releases", err.decode() + repr(speeds))
+        if len(speeds) == 5:
+            check(min(speeds) > 300 and max(speeds) <= 1.2 * min(speeds),
+                  "the same flick throws the same: %s px/s" % ", ".join(
+                      "%.0f" % v for v in speeds))
 
 
 def rest_scenario(display):
