@@ -263,6 +263,49 @@ static void edits_are_undone_and_redone(void)
     bp_world_destroy(r.world);
 }
 
+/* A ball deleted (X) is brought back by Ctrl+Z as it was: the same id,
+ * and every number of its state to the bit, not a new ball at rest. */
+static void undo_brings_a_deleted_ball_back_as_it_was(void)
+{
+    rig r;
+    rig_make(&r);
+    bp_world_insert_ball(r.world, 500.0, 400.0, 0.0, 0.0, 30.0, 10000.0);
+    size_t i = (size_t)bp_world_index_of(r.world, 1);
+    r.world->vx[i] = 45.6;
+    r.world->vy[i] = -12.25;
+    r.world->w[i] = 2.74;
+    r.world->angle[i] = 5.23;
+    double was[] = {r.world->x[i], r.world->y[i], r.world->r[i], r.world->mass[i],
+                    r.world->vx[i], r.world->vy[i], r.world->w[i], r.world->angle[i]};
+    feed(&r, motion(500, 400, 1000));
+    feed(&r, key(SDLK_x));
+    TAP_OK(bp_world_index_of(r.world, 1) < 0 && r.world->count == 1, "X deletes ball 1");
+    feed(&r, ctrl_key(SDLK_z));
+    int64_t k = bp_world_index_of(r.world, 1);
+    bool same = k >= 0 && r.world->count == 2 && r.world->next_id == 2;
+    if (same) {
+        double now[] = {r.world->x[k], r.world->y[k], r.world->r[k], r.world->mass[k],
+                        r.world->vx[k], r.world->vy[k], r.world->w[k], r.world->angle[k]};
+        same = memcmp(was, now, sizeof was) == 0;
+    }
+    TAP_OK(same, "Ctrl+Z brings ball 1 back under its id, with its place, size, mass, "
+                 "velocity, spin and angle");
+    feed(&r, ctrl_key(SDLK_y));
+    TAP_OK(bp_world_index_of(r.world, 1) < 0, "Ctrl+Y deletes it again");
+    feed(&r, ctrl_key(SDLK_z));
+    k = bp_world_index_of(r.world, 1);
+    TAP_OK(k >= 0 && r.world->mass[k] == 10000.0 && r.world->w[k] == 2.74,
+           "and Ctrl+Z brings it back again");
+    bp_input twice = {.kind = BP_INPUT_RESTORE, .v = {1, 100, 100, 5, 25, 0, 0, 0, 0}};
+    bp_input unborn = {.kind = BP_INPUT_RESTORE, .v = {7, 100, 100, 5, 25, 0, 0, 0, 0}};
+    TAP_OK(bp_session_apply(&r.session, &twice, r.err, sizeof r.err) == 0 &&
+               bp_session_apply(&r.session, &unborn, r.err, sizeof r.err) == 0 &&
+               r.world->count == 2 && r.world->next_id == 2 &&
+               r.world->x[bp_world_index_of(r.world, 1)] == 500.0,
+           "a restore of a ball that exists, or of an id never given, does nothing");
+    bp_world_destroy(r.world);
+}
+
 static void ctrl_o_asks_for_a_scene_name(void)
 {
     rig r;
@@ -313,6 +356,7 @@ int main(void)
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();
     edits_are_undone_and_redone();
+    undo_brings_a_deleted_ball_back_as_it_was();
     ctrl_o_asks_for_a_scene_name();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();

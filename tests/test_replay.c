@@ -102,6 +102,16 @@ static void malformed_and_truncated_recordings_name_file_and_line(void)
     bad("ballpit-input 1\n1 set drag -1\nend 5\n", 2, "negative drag: rec.txt:2");
     bad("ballpit-input 1\n1 spawn 0 0 0\nend 5\n", 2, "spawn radius 0: rec.txt:2");
     bad("ballpit-input 1\n1 release 1e300 0\nend 5\n", 2, "absurd velocity: rec.txt:2");
+    bad("ballpit-input 1\n1 restore 0 1 2 3 4 5 6 7\nend 5\n", 2,
+        "restore with 8 numbers of 9: rec.txt:2");
+    bad("ballpit-input 1\n1 restore 0 1 2 3 4 5 6 7 8 9\nend 5\n", 2,
+        "restore with 10 numbers: rec.txt:2");
+    bad("ballpit-input 1\n1 restore 0.5 10 10 5 25 0 0 0 0\nend 5\n", 2,
+        "restore of id 0.5: rec.txt:2");
+    bad("ballpit-input 1\n1 restore 0 10 10 5 0 0 0 0 0\nend 5\n", 2,
+        "restore with mass 0: rec.txt:2");
+    bad("ballpit-input 1\n1 restore 0 10 10 5 25 0 0 1e300 0\nend 5\n", 2,
+        "restore with an absurd spin: rec.txt:2");
     bad("ballpit-input 1\n1\nend 5\n", 2, "step without a kind: rec.txt:2");
     bad("ballpit-input 1\n1 grab 0 0\nend\n", 3, "end without a step: rec.txt:3");
     bad("ballpit-input 1\n1 grab\0 0 0\nend 5\n", 2, "a NUL byte: rec.txt:2");

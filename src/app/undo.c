@@ -30,7 +30,7 @@ typedef struct before {
     int64_t wall;    /* the wall in picks, or -1 */
     bp_wall wall_was;
     int64_t ball;    /* index of the ball in deletes, or -1 */
-    double ball_x, ball_y, ball_r;
+    double was[9];   /* that ball as a restore takes it: id x y r m vx vy w angle */
     double value;    /* the parameter in sets */
 } before;
 
@@ -49,12 +49,14 @@ static before look_before(const bp_session *s, const bp_input *in)
         int64_t id = bp_query_point(w, in->v[0], in->v[1]);
         b.ball = id >= 0 ? bp_world_index_of(w, (uint32_t)id) : -1;
     }
-    if (in->kind == BP_INPUT_REMOVE && in->v[0] < (double)w->next_id)
+    if ((in->kind == BP_INPUT_REMOVE || in->kind == BP_INPUT_RESTORE) &&
+        in->v[0] < (double)w->next_id)
         b.ball = bp_world_index_of(w, (uint32_t)in->v[0]);
     if (b.ball >= 0) {
-        b.ball_x = w->x[b.ball];
-        b.ball_y = w->y[b.ball];
-        b.ball_r = w->r[b.ball];
+        size_t i = (size_t)b.ball;
+        double was[9] = {w->id[i], w->x[i], w->y[i],  w->r[i],    w->mass[i],
+                         w->vx[i], w->vy[i], w->w[i], w->angle[i]};
+        memcpy(b.was, was, sizeof was);
     }
     if (in->kind == BP_INPUT_SET)
         b.value = param_value(&w->params, in->param);
@@ -99,7 +101,13 @@ static bool inverse(const bp_session *s, const bp_input *in, const before *b, bp
     case BP_INPUT_REMOVE:
         if (b->ball < 0)
             return false;
-        *out = (bp_input){.kind = BP_INPUT_SPAWN, .v = {b->ball_x, b->ball_y, b->ball_r}};
+        *out = (bp_input){.kind = BP_INPUT_RESTORE};
+        memcpy(out->v, b->was, sizeof b->was);
+        return true;
+    case BP_INPUT_RESTORE:
+        if (b->ball >= 0 || bp_world_index_of(w, (uint32_t)in->v[0]) < 0)
+            return false;
+        *out = (bp_input){.kind = BP_INPUT_REMOVE, .v = {in->v[0]}};
         return true;
     case BP_INPUT_SET:
         if (param_value(&w->params, in->param) == b->value)

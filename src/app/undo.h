@@ -2,8 +2,8 @@
  * balls spawned or deleted, parameters changed. Each edit keeps the input
  * that takes it back, worked out from the world as the edit is made; undo
  * and redo are then ordinary inputs to the session, so a recording of them
- * replays exactly. A ball deleted and brought back by undo is a new ball
- * (a new id) at the same place and size. */
+ * replays exactly. A ball deleted and brought back by undo is the ball it
+ * was: its id, place, size, mass, velocity, spin and angle. */
 #ifndef BP_UNDO_H
 #define BP_UNDO_H
 

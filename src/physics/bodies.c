@@ -88,15 +88,12 @@ static void take_radius(bp_world *world, double r)
     world->r_max = r > world->r_max ? r : world->r_max;
 }
 
-int64_t bp_world_insert_ball(bp_world *world, double x, double y, double vx, double vy, double r,
-                             double mass)
+/* Puts a new ball, at rest and unturned, in slot world->count under id
+ * (whose entry in index_of_id is reserved). */
+static void place_ball(bp_world *world, uint32_t id, double x, double y, double vx, double vy,
+                       double r, double mass)
 {
-    if (world->next_id == UINT32_MAX || world->count >= INT32_MAX)
-        return -1;
-    if (!reserve_balls(world, world->count + 1) || !reserve_ids(world, world->next_id + 1u))
-        return -1;
     size_t i = world->count++;
-    uint32_t id = world->next_id++;
     world->x[i] = x;
     world->y[i] = y;
     world->vx[i] = vx;
@@ -115,6 +112,27 @@ int64_t bp_world_insert_ball(bp_world *world, double x, double y, double vx, dou
     world->index_of_id[id] = (int32_t)i;
     take_radius(world, r);
     world->layout_stamp++;
+}
+
+int64_t bp_world_insert_ball(bp_world *world, double x, double y, double vx, double vy, double r,
+                             double mass)
+{
+    if (world->next_id == UINT32_MAX || world->count >= INT32_MAX)
+        return -1;
+    if (!reserve_balls(world, world->count + 1) || !reserve_ids(world, world->next_id + 1u))
+        return -1;
+    uint32_t id = world->next_id++;
+    place_ball(world, id, x, y, vx, vy, r, mass);
+    return id;
+}
+
+int64_t bp_world_revive_ball(bp_world *world, uint32_t id, double x, double y, double vx,
+                             double vy, double r, double mass)
+{
+    if (id >= world->next_id || world->index_of_id[id] >= 0 || world->count >= INT32_MAX ||
+        !reserve_balls(world, world->count + 1))
+        return -1;
+    place_ball(world, id, x, y, vx, vy, r, mass);
     return id;
 }
 

@@ -78,6 +78,12 @@ void bp_bodies_release(bp_world *world);
  * the default, proportional to the area (r^2). */
 int64_t bp_world_insert_ball(bp_world *world, double x, double y, double vx, double vy, double r,
                              double mass);
+/* Brings a removed ball back under its old id, as bp_world_insert_ball
+ * would make a new one: whatever follows it by id goes on where it
+ * stopped (undo of a delete). -1 if the id is in use or was never given,
+ * or out of memory. */
+int64_t bp_world_revive_ball(bp_world *world, uint32_t id, double x, double y, double vx,
+                             double vy, double r, double mass);
 /* Removes the ball with this id; false if there is none. Sleepers that
  * touched it wake: what it held up must fall. */
 bool bp_world_delete_ball(bp_world *world, uint32_t id);

@@ -18,7 +18,7 @@ static const char *const kind_names[] = {
     [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
     [BP_INPUT_WALL] = "wall",   [BP_INPUT_UNWALL] = "unwall", [BP_INPUT_WALL_END] = "wallend",
     [BP_INPUT_INSPECT] = "inspect", [BP_INPUT_DELWALL] = "delwall", [BP_INPUT_REMOVE] = "remove",
-    [BP_INPUT_REWIND] = "rewind",
+    [BP_INPUT_REWIND] = "rewind", [BP_INPUT_RESTORE] = "restore",
 };
 /* Numeric arguments of each kind (set has a name first, then one). */
 static const int kind_args[] = {
@@ -26,8 +26,10 @@ static const int kind_args[] = {
     [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
     [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,   [BP_INPUT_UNWALL] = 2, [BP_INPUT_WALL_END] = 4,
     [BP_INPUT_INSPECT] = 1, [BP_INPUT_DELWALL] = 1, [BP_INPUT_REMOVE] = 1,
-    [BP_INPUT_REWIND] = 1,
+    [BP_INPUT_REWIND] = 1, [BP_INPUT_RESTORE] = 9,
 };
+/* Words a line may hold: a step, a kind and the most numbers (restore's). */
+#define BP_INPUT_WORDS_MAX 11
 #define BP_INPUT_KINDS (sizeof kind_names / sizeof kind_names[0])
 
 static const char *const param_names[] = {
@@ -145,6 +147,21 @@ static bool push(bp_replay *rp, const bp_input *in)
     return true;
 }
 
+/* A restored ball's numbers (id x y r m vx vy w angle), held to a
+ * scene's ball's limits. NULL when fine. */
+static const char *check_restore(const double *v)
+{
+    if (!(v[0] >= 0.0 && v[0] < 4294967295.0 && v[0] == floor(v[0])))
+        return "restore takes a ball id first";
+    if (!(fabs(v[1]) <= BP_CURSOR_MAX && fabs(v[2]) <= BP_CURSOR_MAX))
+        return "number out of range (at most 1e9 either way)";
+    const char *why = bp_check_radius(v[3]);
+    why = why ? why : bp_check_mass(v[4]);
+    why = why ? why : bp_check_velocity(v[5], v[6]);
+    why = why ? why : bp_check_spin(v[7]);
+    return why ? why : bp_check_angle(v[8]);
+}
+
 /* Range checks that do not depend on the world, the same as a scene's or
  * the command line's (limits.h). NULL when fine. */
 static const char *check_input(const bp_input *in)
@@ -152,6 +169,8 @@ static const char *check_input(const bp_input *in)
     /* Positions are clamped to the arena where they act; beyond this they
      * are nothing a cursor produced (ids and wall numbers are below it too). */
     int n = kind_args[in->kind];
+    if (in->kind == BP_INPUT_RESTORE)
+        return check_restore(in->v);
     if (in->kind != BP_INPUT_SET)
         for (int k = 0; k < n; k++)
             if (!(fabs(in->v[k]) <= BP_CURSOR_MAX))
@@ -276,8 +295,8 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
-        char *tok[8];
-        int count = split(buf, tok, 8);
+        char *tok[BP_INPUT_WORDS_MAX];
+        int count = split(buf, tok, BP_INPUT_WORDS_MAX);
         if (line == 1) {
             if (count != 2 || strcmp(tok[0], "ballpit-input") != 0 || strcmp(tok[1], "1") != 0)
                 status = fail(err, err_size, name, line,
@@ -324,6 +343,8 @@ int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const cha
         const char *why = NULL;
         if (in->kind == BP_INPUT_SPAWN)
             why = bp_check_ball_size(arena, in->v[2]);
+        else if (in->kind == BP_INPUT_RESTORE)
+            why = bp_check_ball_size(arena, in->v[3]);
         else if (in->kind == BP_INPUT_WALL)
             why = bp_check_wall_in_arena(arena,
                                          &(bp_wall){in->v[0], in->v[1], in->v[2], in->v[3], in->v[4]});

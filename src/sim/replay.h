@@ -47,6 +47,7 @@ typedef enum bp_input_kind {
     BP_INPUT_DELWALL,  /* k: removes wall k (undo of a wall drawn) */
     BP_INPUT_REMOVE,   /* id: removes that ball (undo of a spawn) */
     BP_INPUT_REWIND,   /* s: back to the state after step s (history.h) */
+    BP_INPUT_RESTORE,  /* id x y r m vx vy w angle: ball id back as it was (undo of a delete) */
 } bp_input_kind;
 
 /* The world parameters an input may set. */
@@ -61,7 +62,7 @@ typedef struct bp_input {
     bp_input_kind kind;
     uint64_t step;        /* physics steps taken when it acts */
     bp_input_param param; /* for BP_INPUT_SET */
-    double v[5];          /* arguments in file order */
+    double v[9];          /* arguments in file order */
     int line;             /* where it was read, 0 if not from a file */
 } bp_input;
 

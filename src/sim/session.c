@@ -164,6 +164,26 @@ static int spawn(bp_session *s, double x, double y, double r, char *err, size_t 
     return 0;
 }
 
+/* v: id x y r m vx vy w angle. Nothing happens while a ball has that id,
+ * or if none ever had it. */
+static int restore(bp_session *s, const double *v, char *err, size_t err_size)
+{
+    double x = v[1], y = v[2];
+    bp_session_clamp(s->world, v[3], &x, &y);
+    uint32_t id = (uint32_t)v[0];
+    if (id >= s->world->next_id || bp_world_index_of(s->world, id) >= 0)
+        return 0;
+    if (bp_world_revive_ball(s->world, id, x, y, v[5], v[6], v[3], v[4]) < 0) {
+        snprintf(err, err_size, "restore: out of memory");
+        return 1;
+    }
+    size_t i = (size_t)bp_world_index_of(s->world, id);
+    s->world->w[i] = v[7];
+    s->world->angle[i] = v[8];
+    s->jumped = true;
+    return 0;
+}
+
 static void delete_at(bp_session *s, double x, double y)
 {
     int64_t id = bp_query_point(s->world, x, y);
@@ -292,6 +312,11 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         break;
     case BP_INPUT_DELETE:
         delete_at(s, v[0], v[1]);
+        break;
+    case BP_INPUT_RESTORE:
+        if (bp_check_ball_size(&s->world->params, v[3]))
+            return 0;
+        status = restore(s, v, err, err_size);
         break;
     case BP_INPUT_SET:
         set_param(s, in->param, v[0]);
