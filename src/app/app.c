@@ -44,6 +44,10 @@
 #define BP_DEFAULT_REFRESH_HZ 60
 #define BP_MIN_REFRESH_HZ 24
 #define BP_MAX_REFRESH_HZ 360
+/* Of the display's usable area, what a window may take at first (room
+ * for the frame and title a window manager adds). */
+#define BP_WINDOW_ROOM_W 0.95
+#define BP_WINDOW_ROOM_H 0.90
 /* Canvas limits: a whole scale factor up to 4 (4K on a small arena), and
  * a side no GPU should refuse. */
 #define BP_MAX_CANVAS_SCALE 4
@@ -278,13 +282,55 @@ static void screenshot(bp_app *app)
         fprintf(stderr, "ballpit: screenshot: %s\n", err);
 }
 
+/* The window's size for the arena on a display: the arena's own, shrunk
+ * (never grown) to fit the display's usable area, keeping its shape. An
+ * arena of 100,000 balls is 5992x3745 px: at its own size the window
+ * opened mostly off a 1280x900 screen. */
+static void window_size_for(const bp_app *app, int display, int *w, int *h)
+{
+    *w = app->width;
+    *h = app->height;
+#ifndef __EMSCRIPTEN__ /* the page sizes the canvas (docs/web.md) */
+    SDL_Rect usable;
+    if (SDL_GetDisplayUsableBounds(display, &usable) != 0 || usable.w <= 0 || usable.h <= 0)
+        return;
+    double fit = SDL_min(BP_WINDOW_ROOM_W * usable.w / app->width,
+                         BP_WINDOW_ROOM_H * usable.h / app->height);
+    if (fit < 1.0) {
+        *w = SDL_max(1, (int)(app->width * fit));
+        *h = SDL_max(1, (int)(app->height * fit));
+    }
+#else
+    (void)display;
+#endif
+}
+
+/* Sizes the window for a newly loaded arena, and brings it back onto its
+ * display's usable area if that left it partly outside. */
+static void fit_window(bp_app *app)
+{
+    int display = SDL_max(0, SDL_GetWindowDisplayIndex(app->window)), w, h;
+    window_size_for(app, display, &w, &h);
+    SDL_SetWindowSize(app->window, w, h);
+#ifndef __EMSCRIPTEN__
+    SDL_Rect usable;
+    int x, y;
+    SDL_GetWindowPosition(app->window, &x, &y);
+    if (SDL_GetDisplayUsableBounds(display, &usable) == 0 &&
+        (x < usable.x || y < usable.y || x + w > usable.x + usable.w ||
+         y + h > usable.y + usable.h))
+        SDL_SetWindowPosition(app->window, SDL_WINDOWPOS_CENTERED_DISPLAY(display),
+                              SDL_WINDOWPOS_CENTERED_DISPLAY(display));
+#endif
+}
+
 /* Ctrl+O: the world of the scene named in the prompt (a file, or an
  * example by name), swapped in as a reset swaps in the initial world; R
  * then goes back to it. Not while recording or dumping: those files hold
  * one scene's run. */
 static void load_scene(bp_app *app)
 {
-    if (app->opts->record_path || app->opts->dump_dir) {
+    if (app->view.one_scene) {
         tell(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
         return;
     }
@@ -315,7 +361,7 @@ static void load_scene(bp_app *app)
     bp_undo_clear(&app->input.undo);
     app->width = (int)SDL_ceil(w->params.width);
     app->height = (int)SDL_ceil(w->params.height);
-    SDL_SetWindowSize(app->window, app->width, app->height);
+    fit_window(app);
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
     tell(app, "loaded", app->loaded_name);
 }
@@ -772,8 +818,10 @@ static bool open_window(bp_app *app)
      * made again when the renderer comes, which costs the first frame. */
     flags |= SDL_WINDOW_OPENGL;
 #endif
-    app->window = SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                                   app->width, app->height, flags);
+    int w, h;
+    window_size_for(app, 0, &w, &h);
+    app->window =
+        SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
     if (!app->window)
         return false;
 #ifdef __EMSCRIPTEN__
