@@ -327,6 +327,13 @@ static void ctrl_o_asks_for_a_scene_name(void)
     TAP_OK(!r.view.prompting && !r.view.load_scene && !r.view.quit,
            "Esc while typing gives up, and does not quit");
     bp_world_destroy(r.world);
+    rig_make(&r);
+    r.opts.record_path = "run.rec";
+    bp_input_init(&r.input, &r.view, &r.opts, r.world);
+    feed(&r, ctrl_key(SDLK_o));
+    TAP_OK(!r.view.prompting && r.view.load_scene,
+           "recording, Ctrl+O asks for no name: the load says at once why it cannot");
+    bp_world_destroy(r.world);
 }
 
 static void wall_edits_replay(void)

@@ -12,6 +12,7 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
     *view = (bp_view){.time_scale = 1.0,
                       .show_hud = true,
                       .replaying = opts->replay_path != NULL,
+                      .one_scene = opts->record_path != NULL || opts->dump_dir != NULL,
                       .look = bp_look_from_options(opts),
                       .trails_on = opts->trails > 0.0 ? opts->trails : BP_TRAILS_DEFAULT};
     *h = (bp_input_handler){
@@ -242,7 +243,9 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         return 0;
     }
     if (key == SDLK_o && ctrl && !view->replaying) {
-        view->prompting = true;
+        /* Locked to one scene, the load says why at once, before any typing. */
+        view->prompting = !view->one_scene;
+        view->load_scene = view->one_scene;
         view->prompt[0] = '\0';
         return 0;
     }
