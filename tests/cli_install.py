@@ -11,6 +11,8 @@ already made). Then:
 - the installed program, run from an empty directory, loads `--scene
   funnel` and `--scene funnel.scene` from its own share/ballpit/scenes, and
   the frames match those of the build's program on the source tree's file;
+- the build's own program, run from an empty directory, finds the source
+  tree's scenes;
 - the search order holds: a file named as given beats scenes/ under the
   current directory, which beats the installed scenes;
 - an unknown bare name is bad input (exit 2, the name on stderr, no dump).
@@ -94,6 +96,13 @@ def main():
             check(ok and frame_rows(os.path.join(out, "frames.csv")) == reference,
                   "installed program, empty cwd: --scene %s loads the installed funnel" % name,
                   "exit %d: %s" % (p.returncode, p.stderr))
+
+        out = os.path.join(elsewhere, "out-built")
+        p = run([ballpit, "--scene", "funnel", "--dump", out] + steps, cwd=elsewhere)
+        check(p.returncode == 0 and reference is not None
+              and frame_rows(os.path.join(out, "frames.csv")) == reference,
+              "the build's program, not installed, empty cwd: --scene funnel loads the "
+              "source tree's", "exit %d: %s" % (p.returncode, p.stderr))
 
         # Search order: as given, then ./scenes, then the installed scenes.
         order = os.path.join(tmp, "order")

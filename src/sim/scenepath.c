@@ -11,6 +11,11 @@
 #ifndef BP_SCENE_DIR_FROM_BINDIR
 #define BP_SCENE_DIR_FROM_BINDIR ""
 #endif
+/* The examples of the source tree the program was built from: a build
+ * run before it is installed finds them from any directory. */
+#ifndef BP_SOURCE_SCENE_DIR
+#define BP_SOURCE_SCENE_DIR ""
+#endif
 
 const char *bp_scene_dir(void)
 {
@@ -64,7 +69,7 @@ bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size
         return true;
     }
 
-    char dirs[3][4096];
+    char dirs[4][4096];
     size_t count = 0;
     snprintf(dirs[count++], sizeof dirs[0], "scenes");
     char exe_dir[4096];
@@ -75,12 +80,15 @@ bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size
     }
     if (BP_SCENE_DIR[0])
         snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SCENE_DIR);
+    if (BP_SOURCE_SCENE_DIR[0])
+        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SOURCE_SCENE_DIR);
 
     for (size_t k = 0; k < count; k++)
         if (try_dir(dirs[k], name, out, out_size))
             return true;
 
-    snprintf(err, err_size, "%s: no such scene file, nor %s.scene in scenes/%s%s", name, name,
-             BP_SCENE_DIR[0] ? " or " : "", BP_SCENE_DIR);
+    snprintf(err, err_size, "%s: no such scene file, nor %s.scene in scenes/%s%s%s%s", name, name,
+             BP_SCENE_DIR[0] ? ", " : "", BP_SCENE_DIR, BP_SOURCE_SCENE_DIR[0] ? " or " : "",
+             BP_SOURCE_SCENE_DIR);
     return false;
 }
