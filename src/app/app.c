@@ -283,9 +283,7 @@ static void screenshot(bp_app *app)
 }
 
 /* The window's size for the arena on a display: the arena's own, shrunk
- * (never grown) to fit the display's usable area, keeping its shape. An
- * arena of 100,000 balls is 5992x3745 px: at its own size the window
- * opened mostly off a 1280x900 screen. */
+ * (never grown) to fit the display's usable area, keeping its shape. */
 static void window_size_for(const bp_app *app, int display, int *w, int *h)
 {
     *w = app->width;
@@ -774,11 +772,9 @@ static frame_result frame(bp_app *app)
 }
 
 /* Waits until the frame that began at app->last has had its refresh,
- * pumping the events every millisecond meanwhile. SDL stamps an event
- * with the time it was pumped, and a throw is measured from those stamps:
- * waiting inside a present held for vsync stamped each frame's events with
- * one time, 16 ms apart, and six identical flicks at 970 px/s threw at
- * 615-922 px/s. Pumped every millisecond, a stamp is off by about one. */
+ * pumping the events every millisecond meanwhile: SDL stamps an event with
+ * the time it was pumped, and a throw is measured from those stamps (a
+ * present held for vsync gave a whole frame's events one stamp). */
 static void wait_for_next_frame(bp_app *app)
 {
     Uint64 due = app->last + app->frame_ticks;
