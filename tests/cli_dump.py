@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The frame dump at the process level (docs/cli.md, "Frame dump"): determinism,
-the CSV format, --dump-every, and a clean stop on SIGINT/SIGTERM.
+the CSV format, --dump-every, a clean stop on SIGINT/SIGTERM, and whole
+files only when the disk fills.
 
 usage: cli_dump.py PATH/TO/ballpit   (TAP on stdout)
 """
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -171,6 +173,43 @@ def stop_by_signal(tmp, signo, name):
           "%s: every frame in the file holds all 150 balls" % name, "%d frames" % len(frames))
 
 
+def limit_file_size(size):
+    """For a child: files may grow to size bytes, as on a disk that fills
+    (a write past it fails with EFBIG; SIGXFSZ ignored)."""
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return limit
+
+
+def full_disk(tmp):
+    """A write that fails midway (a full disk) leaves whole frames only,
+    and no PNG that is not whole under its name: exit 1, one line."""
+    out = os.path.join(tmp, "full")
+    p = subprocess.run([BALLPIT, "--headless", "--steps", "400", "--balls", "150",
+                        "--dump", out], cwd=tmp, stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=120, preexec_fn=limit_file_size(100000))
+    err = p.stderr.decode()
+    check(p.returncode == 1 and "frames.csv" in err and len(err.strip().splitlines()) == 1,
+          "a full disk: exit 1, one line naming frames.csv", "exit %d: %r" % (p.returncode, err))
+    text, frames, problems, whole = complete_frames(os.path.join(out, "frames.csv"), 150)
+    check(text.endswith("\n") and not problems and len(frames) > 3 and whole,
+          "a full disk: frames.csv is cut back to its last whole frame (%d frames)"
+          % len(frames), problems)
+    energy = read_bytes(os.path.join(out, "energy.csv"))
+    check(energy.endswith(b"\n"), "a full disk: energy.csv ends with a whole row")
+    png = os.path.join(tmp, "full-png")
+    p = subprocess.run([BALLPIT, "--headless", "--steps", "0", "--png", "--dump", png],
+                       cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                       preexec_fn=limit_file_size(20000))
+    err = p.stderr.decode()
+    left = sorted(os.listdir(png)) if os.path.isdir(png) else []
+    check(p.returncode == 1 and "PNG" in err and not any(n.endswith((".png", ".part"))
+                                                         for n in left),
+          "a full disk: a PNG cut short is neither kept nor named", "exit %d: %r, left %r"
+          % (p.returncode, err, left))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         format_and_every(tmp)
@@ -178,6 +217,7 @@ def main():
         determinism(tmp)
         stop_by_signal(tmp, signal.SIGINT, "SIGINT")
         stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")
+        full_disk(tmp)
     return done()
 
 

@@ -2,6 +2,7 @@
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_image.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,23 @@ static bool save_surface(SDL_Surface *surface, const char *path, char *err, size
         return false;
     }
     snprintf(tmp, len, "%s.part", path);
-    bool ok = IMG_SavePNG(surface, tmp) == 0;
+    /* Through a FILE of our own: SDL_image does not tell a failed write (a
+     * full disk) from a whole PNG, the FILE's error flag and close do. */
+    FILE *out = fopen(tmp, "wb");
+    SDL_RWops *rw = out ? SDL_RWFromFP(out, SDL_FALSE) : NULL;
+    bool ok = rw && IMG_SavePNG_RW(surface, rw, 0) == 0;
+    if (rw)
+        SDL_RWclose(rw);
+    bool written = out && fflush(out) == 0 && !ferror(out);
+    if (out && fclose(out) != 0)
+        written = false;
     if (!ok)
-        snprintf(err, err_size, "%s: cannot write PNG: %s", path, IMG_GetError());
-    else if (rename(tmp, path) != 0) {
+        snprintf(err, err_size, "%s: cannot write PNG: %s", path,
+                 out ? IMG_GetError() : strerror(errno));
+    else if (!written) {
+        snprintf(err, err_size, "%s: cannot write PNG: %s", path, strerror(errno));
+        ok = false;
+    } else if (rename(tmp, path) != 0) {
         snprintf(err, err_size, "%s: cannot write PNG", path);
         ok = false;
     }

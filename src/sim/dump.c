@@ -51,56 +51,48 @@ bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
     }
     strcpy(dump->dir, dir);
     snprintf(path, len, "%s/frames.csv", dir);
-    dump->csv = fopen(path, "w");
-    if (!dump->csv) {
+    if (!bp_rows_open(&dump->csv, path, "frame,t,id,x,y,vx,vy,r,angle,w,grounded\n")) {
         snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
         free(path);
-        free(dump->dir);
-        dump->dir = NULL;
-        return false;
-    }
-    free(path);
-    if (fputs("frame,t,id,x,y,vx,vy,r,angle,w,grounded\n", dump->csv) == EOF) {
-        snprintf(err, err_size, "%s/frames.csv: write failed: %s", dir, strerror(errno));
-        fclose(dump->csv);
         free(dump->dir);
         *dump = (bp_dump){0};
         return false;
     }
+    free(path);
     return true;
 }
 
 bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long frame, char *err,
                    size_t err_size)
 {
+    if (!dump->csv.out) {
+        snprintf(err, err_size, "%s/frames.csv: write failed before", dump->dir);
+        return false;
+    }
     double t = (double)frame / world->params.hz;
     for (uint32_t id = 0; id < world->next_id; id++) {
         int64_t i = bp_world_index_of(world, id);
         if (i < 0)
             continue;
-        if (fprintf(dump->csv, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n",
+        if (fprintf(dump->csv.out, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n",
                     frame, t, id, world->x[i], world->y[i], world->vx[i], world->vy[i],
                     world->r[i], world->angle[i], world->w[i],
                     (world->flags[i] & BP_BALL_GROUNDED) ? 1 : 0) < 0) {
-            snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir,
-                     strerror(errno));
-            return false;
+            bp_rows_abandon(&dump->csv);
+            break;
         }
     }
-    return true;
+    if (dump->csv.out && bp_rows_end_frame(&dump->csv))
+        return true;
+    snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir, strerror(errno));
+    return false;
 }
 
 bool bp_dump_close(bp_dump *dump, char *err, size_t err_size)
 {
-    bool ok = true;
-    if (dump->csv) {
-        bool had_error = ferror(dump->csv) != 0;
-        if (fclose(dump->csv) != 0 || had_error) {
-            snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir,
-                     strerror(errno));
-            ok = false;
-        }
-    }
+    bool ok = bp_rows_close(&dump->csv);
+    if (!ok)
+        snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir, strerror(errno));
     free(dump->dir);
     *dump = (bp_dump){0};
     return ok;

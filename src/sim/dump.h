@@ -8,17 +8,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rowsfile.h"
 #include "world.h"
 
 typedef struct bp_dump {
-    FILE *csv;
+    bp_rows_file csv;
     char *dir;
 } bp_dump;
 
 /* Creates dir (and its parents) if needed and starts frames.csv with its
  * header. false with a one-line message in err on failure. */
 bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size);
-/* Appends every ball of the world as frame number frame. */
+/* Appends every ball of the world as frame number frame. On a failed
+ * write the file is cut back to its last whole frame and closed. */
 bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long frame, char *err,
                    size_t err_size);
 /* Flushes and closes; false if anything written was lost. */

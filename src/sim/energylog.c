@@ -12,12 +12,8 @@ bool bp_energy_log_open(bp_energy_log *log, const char *dir, char *err, size_t e
         return false;
     }
     snprintf(path, len, "%s/energy.csv", dir);
-    log->csv = fopen(path, "w");
-    if (!log->csv || fputs("frame,t,kinetic,rotational,potential,total,px,py\n", log->csv) < 0) {
+    if (!bp_rows_open(&log->csv, path, "frame,t,kinetic,rotational,potential,total,px,py\n")) {
         snprintf(err, err_size, "--dump: cannot write %s", path);
-        if (log->csv)
-            fclose(log->csv);
-        log->csv = NULL;
         free(path);
         return false;
     }
@@ -28,26 +24,23 @@ bool bp_energy_log_open(bp_energy_log *log, const char *dir, char *err, size_t e
 bool bp_energy_log_frame(bp_energy_log *log, const bp_world *world, unsigned long long frame,
                          char *err, size_t err_size)
 {
-    if (!log->csv)
+    if (!log->csv.out)
         return true;
     bp_energy e = bp_energy_measure(world);
-    if (fprintf(log->csv, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame,
+    if (fprintf(log->csv.out, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame,
                 (double)frame / world->params.hz, e.kinetic, e.rotational, e.potential, e.total,
-                e.px, e.py) < 0) {
-        snprintf(err, err_size, "--dump: cannot write energy.csv");
-        return false;
-    }
-    return true;
+                e.px, e.py) < 0)
+        bp_rows_abandon(&log->csv);
+    if (log->csv.out && bp_rows_end_frame(&log->csv))
+        return true;
+    snprintf(err, err_size, "--dump: cannot write energy.csv");
+    return false;
 }
 
 bool bp_energy_log_close(bp_energy_log *log, char *err, size_t err_size)
 {
-    if (!log->csv)
+    if (bp_rows_close(&log->csv))
         return true;
-    bool ok = !ferror(log->csv);
-    ok = fclose(log->csv) == 0 && ok;
-    log->csv = NULL;
-    if (!ok)
-        snprintf(err, err_size, "--dump: cannot write energy.csv");
-    return ok;
+    snprintf(err, err_size, "--dump: cannot write energy.csv");
+    return false;
 }

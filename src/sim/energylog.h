@@ -8,11 +8,12 @@
 #include <stdio.h>
 
 #include "energy.h"
+#include "rowsfile.h"
 
 /* DIR/energy.csv: frame,t,kinetic,rotational,potential,total,px,py, a row
  * per dumped step, numbers that round-trip. */
 typedef struct bp_energy_log {
-    FILE *csv;
+    bp_rows_file csv;
 } bp_energy_log;
 
 /* dir must exist. false with a message in err. */
