@@ -114,6 +114,18 @@ def main():
                       "%s %s: refused within 5 s (nothing like the whole file read)"
                       % (option, what), "took %s s" % took)
 
+        # A FIFO no one writes to reads as empty, instead of blocking the
+        # open for ever.
+        os.mkfifo(os.path.join(tmp, "fifo"))
+        expect_bad(["--replay", "fifo"], "fifo", "--replay on a FIFO with no writer: refused, "
+                   "no hang", tmp, timeout=20)
+        try:
+            p = run(["--scene", "fifo", "--headless", "--steps", "2"], tmp, timeout=20)
+            check(p.returncode == 0, "--scene on a FIFO with no writer: an empty scene, no hang",
+                  p.stderr)
+        except subprocess.TimeoutExpired:
+            check(False, "--scene on a FIFO with no writer: an empty scene, no hang", "hung")
+
         # The command line's radius obeys the arena too: the window spawns it.
         expect_bad(["--balls", "0", "--radius", "500"], "--radius",
                    "option: --radius larger than the arena, even without random balls", tmp)

@@ -1,11 +1,13 @@
 #include "textfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define BP_TEXT_CHUNK ((size_t)1 << 16)
 
@@ -25,9 +27,16 @@ int bp_read_text_file(const char *path, size_t max_bytes, char **text, size_t *l
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
+    /* Opened without waiting: a FIFO that no one writes to would block the
+     * open for ever; so opened, it reads as empty. Reads then wait again,
+     * for a pipe whose writer is slow. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return 2;
     }
     struct stat st;
