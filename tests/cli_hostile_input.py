@@ -114,6 +114,13 @@ def main():
                       "%s %s: refused within 5 s (nothing like the whole file read)"
                       % (option, what), "took %s s" % took)
 
+        # A ball restored as it was is restored where it was: never moved
+        # into the arena from outside it.
+        name = write(tmp, "restore.rec", "ballpit-input 1\n10 remove 0\n"
+                     "11 restore 0 -100 100 10 100 0 0 0 0\nend 12\n")
+        expect_bad(["--replay", name, "--balls", "5"], "restore.rec:3",
+                   "recording: a restore outside the arena is refused", tmp)
+
         # A FIFO no one writes to reads as empty, instead of blocking the
         # open for ever.
         os.mkfifo(os.path.join(tmp, "fifo"))

@@ -343,8 +343,8 @@ int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const cha
         const char *why = NULL;
         if (in->kind == BP_INPUT_SPAWN)
             why = bp_check_ball_size(arena, in->v[2]);
-        else if (in->kind == BP_INPUT_RESTORE)
-            why = bp_check_ball_size(arena, in->v[3]);
+        else if (in->kind == BP_INPUT_RESTORE) /* a ball as it was: where it was */
+            why = bp_check_ball_in_arena(arena, in->v[1], in->v[2], in->v[3]);
         else if (in->kind == BP_INPUT_WALL)
             why = bp_check_wall_in_arena(arena,
                                          &(bp_wall){in->v[0], in->v[1], in->v[2], in->v[3], in->v[4]});
