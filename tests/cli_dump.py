@@ -210,6 +210,34 @@ def full_disk(tmp):
           % (p.returncode, err, left))
 
 
+def stop_while_settling(tmp):
+    """A signal during --settle (which can run for hours) stops the run as
+    one during its steps does: promptly, exit 0, whole frames."""
+    out = os.path.join(tmp, "settling")
+    # Nothing slows these balls down, so no step is cheap: 10^6 take minutes.
+    proc = subprocess.Popen([BALLPIT, "--headless", "--balls", "300", "--gravity", "0",
+                             "--drag", "0", "--restitution", "1", "--settle", "1000000",
+                             "--dump", out], cwd=tmp, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    start = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        check(False, "SIGTERM while settling: the run stops", "still running 60 s after")
+        return
+    took = time.monotonic() - start
+    check(proc.returncode == 0 and took < 10.0,
+          "SIGTERM while settling: exit 0 within 10 s (%.2f s)" % took,
+          "exit %s stderr %r" % (proc.returncode, err))
+    csv = os.path.join(out, "frames.csv")
+    ok = os.path.exists(csv) and read_bytes(csv).endswith(b"\n")
+    check(ok, "SIGTERM while settling: frames.csv holds whole rows")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         format_and_every(tmp)
@@ -218,6 +246,7 @@ def main():
         stop_by_signal(tmp, signal.SIGINT, "SIGINT")
         stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")
         full_disk(tmp)
+        stop_while_settling(tmp)
     return done()
 
 

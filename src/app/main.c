@@ -42,7 +42,10 @@ int main(int argc, char **argv)
         return 0;
     }
     int status = 0;
-    bp_world *world = bp_setup_world(&opts, &status, err, sizeof err);
+    /* Headless, a signal during a long --settle stops the run as it would
+     * stop the steps after it. */
+    const volatile int *stop = opts.headless ? bp_headless_catch_signals() : NULL;
+    bp_world *world = bp_setup_world_until(&opts, stop, &status, err, sizeof err);
     if (!world) {
         fprintf(stderr, "ballpit: %s\n", err);
         return status;

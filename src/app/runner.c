@@ -20,6 +20,16 @@ static void request_stop(int signo)
     stop_requested = 1;
 }
 
+const volatile int *bp_headless_catch_signals(void)
+{
+    struct sigaction action = {0};
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    return &stop_requested;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -102,12 +112,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
         }
         session.writer = &writer;
     }
-    struct sigaction action = {0};
-    action.sa_handler = request_stop;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-    world->stop = &stop_requested;
+    world->stop = bp_headless_catch_signals();
 
     bp_recorder rec;
     if (!bp_recorder_open(&rec, opts, world, err, sizeof err)) {

@@ -6,6 +6,9 @@
 #include "options.h"
 #include "world.h"
 
+/* From now on SIGINT and SIGTERM ask the headless run to stop: the flag
+ * they set (for world->stop and the world's setup). */
+const volatile int *bp_headless_catch_signals(void);
 /* Returns the exit status: 0, or 1 after a runtime failure (message printed). */
 int bp_run_headless(bp_world *world, const bp_options *opts);
 

@@ -34,6 +34,12 @@ static bp_params merge_params(const bp_params *scene, const bp_options *opts)
 
 bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size)
 {
+    return bp_setup_world_until(opts, NULL, status, err, err_size);
+}
+
+bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop, int *status,
+                               char *err, size_t err_size)
+{
     bp_scene scene = {.params = bp_params_default()};
     char scene_path[4096] = "";
     if (opts->scene_path) {
@@ -81,12 +87,14 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
     }
     bp_scene_free(&scene);
     /* --settle: the run starts from the world these steps leave. */
-    for (uint64_t s = 0; *status == 0 && s < opts->settle; s++)
-        if (!bp_world_step(world)) {
+    world->stop = stop;
+    for (uint64_t s = 0; *status == 0 && s < opts->settle && !(stop && *stop); s++)
+        if (!bp_world_step(world) && !(stop && *stop)) {
             snprintf(err, err_size, "--settle: out of memory at step %llu",
                      (unsigned long long)s + 1);
             *status = 1;
         }
+    world->stop = NULL;
     /* The run counts its steps from the settled world on (the HUD, trails). */
     world->steps = 0;
     if (*status) {

@@ -12,5 +12,9 @@
 /* Returns the world, or NULL with *status 2 (bad input) or 1 (out of memory)
  * and a one-line message in err. */
 bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size);
+/* The same, and --settle's steps end early, with no error, once *stop is
+ * not 0 (a signal: see the headless runner). */
+bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop, int *status,
+                               char *err, size_t err_size);
 
 #endif
