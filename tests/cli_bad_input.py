@@ -158,9 +158,9 @@ def main():
         # front, before a dump directory is made, not ground through.
         p = run(["--headless", "--steps", "2", "--balls", "3", "--arena", "100000x50000",
                  "--dump", "huge", "--png"], tmp, timeout=60)
-        check(p.returncode == 1 and "--png" in p.stderr and
+        check(p.returncode == 2 and "--png" in p.stderr and
               not os.path.exists(os.path.join(tmp, "huge")),
-              "runtime: --png of a 100000x50000 arena exits 1 at once, nothing written",
+              "bad input: --png of a 100000x50000 arena exits 2 at once, nothing written",
               "exit %d stderr %r" % (p.returncode, p.stderr))
         if os.path.exists("/dev/full"):
             full = os.path.join(tmp, "full")

@@ -865,6 +865,10 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
             return status;
         }
     }
+    if (!bp_recorder_check(opts, world, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        return 2;
+    }
     if (!open_window(app)) {
         fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
         return 1;

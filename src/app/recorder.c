@@ -7,21 +7,29 @@
 /* Largest PNG side we render, px: 16384^2 is already a 1 GiB surface. */
 #define BP_PNG_MAX_SIDE 16384
 
+bool bp_recorder_check(const bp_options *opts, const bp_world *world, char *err,
+                       size_t err_size)
+{
+    /* A 100000x50000 arena would be a 20 GB image per frame: refuse before
+     * anything is written rather than grind the machine into swap. */
+    if (opts->dump_dir && opts->png &&
+        (world->params.width > BP_PNG_MAX_SIDE || world->params.height > BP_PNG_MAX_SIDE)) {
+        snprintf(err, err_size,
+                 "--png: a %gx%g arena is too large to render (at most %d px a side)",
+                 world->params.width, world->params.height, BP_PNG_MAX_SIDE);
+        return false;
+    }
+    return true;
+}
+
 bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,
                       char *err, size_t err_size)
 {
     *rec = (bp_recorder){.every = opts->dump_every};
     if (!opts->dump_dir)
         return true;
-    /* A 100000x50000 arena would be a 20 GB image per frame: refuse before
-     * anything is written rather than grind the machine into swap. */
-    if (opts->png && (world->params.width > BP_PNG_MAX_SIDE ||
-                      world->params.height > BP_PNG_MAX_SIDE)) {
-        snprintf(err, err_size,
-                 "--png: a %gx%g arena is too large to render (at most %d px a side)",
-                 world->params.width, world->params.height, BP_PNG_MAX_SIDE);
+    if (!bp_recorder_check(opts, world, err, err_size))
         return false;
-    }
     /* The image first: if it cannot be made, nothing has been written. */
     if (opts->png) {
         bp_look look = bp_look_from_options(opts);

@@ -22,6 +22,10 @@ typedef struct bp_recorder {
                              * session's), or NULL: as the options say */
 } bp_recorder;
 
+/* Whether the options can record this world: false (bad input, exit 2)
+ * with a message when --png would render a larger arena than it can. */
+bool bp_recorder_check(const bp_options *opts, const bp_world *world, char *err,
+                       size_t err_size);
 /* Does nothing without --dump. false with a message on failure (exit 1). */
 bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,
                       char *err, size_t err_size);

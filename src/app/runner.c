@@ -84,6 +84,11 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
             return status;
         }
     }
+    if (!bp_recorder_check(opts, world, err, sizeof err)) {
+        bp_replay_free(&replay);
+        fprintf(stderr, "ballpit: %s\n", err);
+        return 2;
+    }
     /* A replay runs as long as the recorded session did, unless told. */
     uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
     bp_session session;
