@@ -107,6 +107,19 @@ def main():
                 continue
             expect_bad(args, name, "option: " + what, tmp)
 
+        # Output paths the system would refuse are refused whole, before
+        # any directory of them is made (a long one used to leave 20).
+        long_dir = os.path.join(tmp, "long")
+        for path, what in ((os.path.join(long_dir, "/".join(["b" * 200] * 25)), "too long"),
+                           (os.path.join(long_dir, "c" * 300, "d"), "with a 300-byte name")):
+            for option in ("--dump", "--record-input"):
+                p = run(["--headless", "--steps", "3", option, path], tmp)
+                lines = p.stderr.splitlines()
+                check(p.returncode == 2 and len(lines) == 1 and option in lines[0]
+                      and len(lines[0]) < 200 and not os.path.exists(long_dir),
+                      "option: %s with a path %s: exit 2, one short line, nothing made"
+                      % (option, what), "exit %d stderr %r" % (p.returncode, p.stderr[:300]))
+
         # A missing value: the option must be last on the line to miss it.
         p = run(["--headless", "--steps", "5", "--gravity"], tmp)
         lines = p.stderr.splitlines()

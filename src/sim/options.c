@@ -154,6 +154,28 @@ static int fail(char *err, size_t err_size, const char *option, const char *valu
     return 2;
 }
 
+/* Longest path and name within a path that output may be written to
+ * (Linux's), and what ballpit adds to a --dump directory's path at most
+ * ("/frame-000000000000.png.part"). */
+#define BP_PATH_MAX 4096
+#define BP_NAME_MAX 255
+#define BP_DUMP_NAME_ROOM 32
+
+/* Why the system would refuse to write under path, plus room bytes, or
+ * NULL: caught before any directory of it is made. */
+static const char *path_trouble(const char *path, size_t room)
+{
+    if (strlen(path) + room >= BP_PATH_MAX)
+        return "is too long a path for the system";
+    for (const char *p = path; *p;) {
+        size_t name = strcspn(p, "/");
+        if (name > BP_NAME_MAX)
+            return "holds a name longer than 255 bytes";
+        p += name + (p[name] == '/');
+    }
+    return NULL;
+}
+
 static bool parse_pair(const char *text, char separator, double *a, double *b)
 {
     const char *split = strchr(text, separator);
@@ -301,6 +323,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         case OPT_DUMP:
             if (!*v)
                 return fail(err, err_size, name, NULL, "needs a directory");
+            if (path_trouble(v, BP_DUMP_NAME_ROOM))
+                return fail(err, err_size, name, NULL, path_trouble(v, BP_DUMP_NAME_ROOM));
             opts->dump_dir = v;
             break;
         case OPT_DUMP_EVERY:
@@ -348,6 +372,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         case OPT_RECORD:
             if (!*v)
                 return fail(err, err_size, name, NULL, "needs a file name");
+            if (path_trouble(v, 0))
+                return fail(err, err_size, name, NULL, path_trouble(v, 0));
             opts->record_path = v;
             break;
         case OPT_REPLAY:
