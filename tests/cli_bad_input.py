@@ -95,6 +95,7 @@ def main():
             (["--scene", "/nonexistent/none.scene"], "/nonexistent/none.scene",
              "unreadable scene path"),
             (["--scene", "a-directory"], "a-directory", "a directory as the scene"),
+            (["--scene", ""], "--scene", "an empty scene name"),
             (["stray"], "stray", "a stray argument"),
         ]
         for args, name, what in options:

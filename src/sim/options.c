@@ -309,6 +309,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             opts->seed = u;
             break;
         case OPT_SCENE:
+            if (!*v)
+                return fail(err, err_size, name, NULL, "needs a file or scene name");
             opts->scene_path = v;
             break;
         case OPT_STEPS:
