@@ -96,6 +96,7 @@ def main():
              "unreadable scene path"),
             (["--scene", "a-directory"], "a-directory", "a directory as the scene"),
             (["--scene", ""], "--scene", "an empty scene name"),
+            (["--re", "5"], "--replay", "an ambiguous abbreviation names what it begins"),
             (["stray"], "stray", "a stray argument"),
         ]
         for args, name, what in options:

@@ -176,6 +176,40 @@ static const char *path_trouble(const char *path, size_t room)
     return NULL;
 }
 
+/* Whether arg (--na or --na=value) begins the names of more than one long
+ * option: getopt_long refuses it as it does an unknown one. */
+static bool ambiguous(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return false;
+    arg += 2;
+    size_t len = strcspn(arg, "=");
+    int matches = 0;
+    for (const struct option *o = long_options; o->name; o++) {
+        if (strlen(o->name) == len && strncmp(o->name, arg, len) == 0)
+            return false; /* the whole name of one */
+        matches += strncmp(o->name, arg, len) == 0;
+    }
+    return len > 0 && matches > 1;
+}
+
+/* "--re: ambiguous option: --restitution, --replay, ..." into err. */
+static void name_candidates(const char *arg, char *err, size_t err_size)
+{
+    size_t len = strcspn(arg + 2, "="), used = 0;
+    int n = snprintf(err, err_size, "%.*s: ambiguous option:", (int)len + 2, arg);
+    const char *sep = " --";
+    for (const struct option *o = long_options; o->name && n >= 0; o++) {
+        used += (size_t)n;
+        if (used >= err_size)
+            return;
+        n = strncmp(o->name, arg + 2, len) == 0
+                ? snprintf(err + used, err_size - used, "%s%s", sep, o->name)
+                : 0;
+        sep = n > 0 ? ", --" : sep;
+    }
+}
+
 static bool parse_pair(const char *text, char separator, double *a, double *b)
 {
     const char *split = strchr(text, separator);
@@ -446,6 +480,10 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             for (const struct option *o = long_options; optopt && o->name; o++)
                 if (o->val == optopt)
                     return fail(err, err_size, o->name, NULL, "takes no value");
+            if (ambiguous(argv[optind - 1])) {
+                name_candidates(argv[optind - 1], err, err_size);
+                return 2;
+            }
             snprintf(err, err_size, "%s: unknown option", argv[optind - 1]);
             return 2;
         }
