@@ -234,12 +234,13 @@ static uint8_t *shift_to_substeps(bp_world *world, double dt, int k)
     return shifted;
 }
 
-/* Shifts the marked balls' velocities back to a full step's. */
+/* Shifts the marked balls' velocities back to a full step's; one that
+ * fell asleep within the step stays still. */
 static void shift_from_substeps(bp_world *world, double dt, int k, const uint8_t *shifted)
 {
     double dv = world->params.gravity * (dt - dt / k) / 2.0;
     for (size_t i = 0; i < world->count; i++)
-        if (shifted[i])
+        if (shifted[i] && !(world->flags[i] & BP_BALL_ASLEEP))
             world->vy[i] -= dv;
 }
 
