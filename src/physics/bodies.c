@@ -88,7 +88,7 @@ static void take_radius(bp_world *world, double r)
     world->r_max = r > world->r_max ? r : world->r_max;
 }
 
-/* Puts a new ball, at rest and unturned, in slot world->count under id
+/* Puts a new ball, unturned and not spinning, in slot world->count under id
  * (whose entry in index_of_id is reserved). */
 static void place_ball(bp_world *world, uint32_t id, double x, double y, double vx, double vy,
                        double r, double mass)
