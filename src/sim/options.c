@@ -176,6 +176,22 @@ static const char *path_trouble(const char *path, size_t room)
     return NULL;
 }
 
+/* The option of the first world parameter among set (BP_SET_*), or NULL. */
+static const char *physics_option(unsigned set)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } options[] = {{BP_SET_SIZE, "--arena"},       {BP_SET_GRAVITY, "--gravity"},
+                   {BP_SET_RESTITUTION, "--restitution"}, {BP_SET_FRICTION, "--friction"},
+                   {BP_SET_DRAG, "--drag"},        {BP_SET_HZ, "--hz"},
+                   {BP_SET_ROLLING, "--rolling"},  {BP_SET_SOLVER, "--solver"}};
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+        if (set & options[k].bit)
+            return options[k].name;
+    return NULL;
+}
+
 /* Whether arg (--na or --na=value) begins the names of more than one long
  * option: getopt_long refuses it as it does an unknown one. */
 static bool ambiguous(const char *arg)
@@ -514,6 +530,25 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         if (bp_pit_check(opts->bench_set ? opts->bench : opts->bench_crowd, opts->bench_aspect,
                          why, sizeof why))
             return fail(err, err_size, which, NULL, why);
+        /* The benchmark builds, steps and times a fixed pit of its own (only
+         * the solver, threads and seed are its to vary): what would change
+         * its world or write files would be silently ignored. */
+        const char *physics = physics_option(opts->params_set & ~(unsigned)BP_SET_SOLVER);
+        const char *ignored = opts->scene_path    ? "--scene"
+                              : opts->pit_set     ? "--pit"
+                              : opts->balls_set   ? "--balls"
+                              : physics           ? physics
+                              : opts->settle > 0  ? "--settle"
+                              : opts->steps_set   ? "--steps"
+                              : opts->dump_dir    ? "--dump"
+                              : opts->replay_path ? "--replay"
+                              : opts->record_path ? "--record-input"
+                                                  : NULL;
+        if (ignored) {
+            snprintf(err, err_size, "--%s: cannot be combined with %s (the benchmark times a "
+                                    "fixed pit of its own)", which, ignored);
+            return 2;
+        }
     }
     if (opts->pit_set) {
         /* The pit brings its own balls and arena; its physics may be overridden. */
