@@ -65,24 +65,18 @@ bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
 bool bp_dump_frame(bp_dump *dump, const bp_world *world, unsigned long long frame, char *err,
                    size_t err_size)
 {
-    if (!dump->csv.out) {
-        snprintf(err, err_size, "%s/frames.csv: write failed before", dump->dir);
-        return false;
-    }
     double t = (double)frame / world->params.hz;
-    for (uint32_t id = 0; id < world->next_id; id++) {
+    for (uint32_t id = 0; dump->csv.out && id < world->next_id; id++) {
         int64_t i = bp_world_index_of(world, id);
         if (i < 0)
             continue;
         if (fprintf(dump->csv.out, "%llu,%.17g,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n",
                     frame, t, id, world->x[i], world->y[i], world->vx[i], world->vy[i],
                     world->r[i], world->angle[i], world->w[i],
-                    (world->flags[i] & BP_BALL_GROUNDED) ? 1 : 0) < 0) {
-            bp_rows_abandon(&dump->csv);
-            break;
-        }
+                    (world->flags[i] & BP_BALL_GROUNDED) ? 1 : 0) < 0)
+            break; /* the frame's end finds the error and cuts the file back */
     }
-    if (dump->csv.out && bp_rows_end_frame(&dump->csv))
+    if (bp_rows_end_frame(&dump->csv))
         return true;
     snprintf(err, err_size, "%s/frames.csv: write failed: %s", dump->dir, strerror(errno));
     return false;

@@ -193,37 +193,27 @@ static const char *physics_option(unsigned set)
 }
 
 /* Whether arg (--na or --na=value) begins the names of more than one long
- * option: getopt_long refuses it as it does an unknown one. */
-static bool ambiguous(const char *arg)
+ * option, none of them whole (getopt_long refuses it as it does an unknown
+ * one); if so, says which into err: "--re: ambiguous option: --restitution,
+ * --record-input, --replay". */
+static bool ambiguous(const char *arg, char *err, size_t err_size)
 {
     if (strncmp(arg, "--", 2) != 0)
         return false;
-    arg += 2;
-    size_t len = strcspn(arg, "=");
+    size_t len = strcspn(arg + 2, "="), used = 0;
     int matches = 0;
-    for (const struct option *o = long_options; o->name; o++) {
-        if (strlen(o->name) == len && strncmp(o->name, arg, len) == 0)
+    int n = snprintf(err, err_size, "%.*s: ambiguous option:", (int)len + 2, arg);
+    for (const struct option *o = long_options; o->name && n >= 0; o++) {
+        if (strncmp(o->name, arg + 2, len) != 0)
+            continue;
+        if (strlen(o->name) == len)
             return false; /* the whole name of one */
-        matches += strncmp(o->name, arg, len) == 0;
+        used += (size_t)n;
+        n = used < err_size ? snprintf(err + used, err_size - used, "%s--%s",
+                                       matches++ ? ", " : " ", o->name)
+                            : 0;
     }
     return len > 0 && matches > 1;
-}
-
-/* "--re: ambiguous option: --restitution, --replay, ..." into err. */
-static void name_candidates(const char *arg, char *err, size_t err_size)
-{
-    size_t len = strcspn(arg + 2, "="), used = 0;
-    int n = snprintf(err, err_size, "%.*s: ambiguous option:", (int)len + 2, arg);
-    const char *sep = " --";
-    for (const struct option *o = long_options; o->name && n >= 0; o++) {
-        used += (size_t)n;
-        if (used >= err_size)
-            return;
-        n = strncmp(o->name, arg + 2, len) == 0
-                ? snprintf(err + used, err_size - used, "%s%s", sep, o->name)
-                : 0;
-        sep = n > 0 ? ", --" : sep;
-    }
 }
 
 static bool parse_pair(const char *text, char separator, double *a, double *b)
@@ -271,6 +261,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         const char *v = optarg;
         double d;
         uint64_t u;
+        const char *trouble; /* why an output path cannot be written */
         switch (c) {
         case OPT_BALLS:
             if (!bp_parse_u64(v, 2000000, &u))
@@ -375,8 +366,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         case OPT_DUMP:
             if (!*v)
                 return fail(err, err_size, name, NULL, "needs a directory");
-            if (path_trouble(v, BP_DUMP_NAME_ROOM))
-                return fail(err, err_size, name, NULL, path_trouble(v, BP_DUMP_NAME_ROOM));
+            if ((trouble = path_trouble(v, BP_DUMP_NAME_ROOM)))
+                return fail(err, err_size, name, NULL, trouble);
             opts->dump_dir = v;
             break;
         case OPT_DUMP_EVERY:
@@ -424,8 +415,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         case OPT_RECORD:
             if (!*v)
                 return fail(err, err_size, name, NULL, "needs a file name");
-            if (path_trouble(v, 0))
-                return fail(err, err_size, name, NULL, path_trouble(v, 0));
+            if ((trouble = path_trouble(v, 0)))
+                return fail(err, err_size, name, NULL, trouble);
             opts->record_path = v;
             break;
         case OPT_REPLAY:
@@ -496,10 +487,8 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             for (const struct option *o = long_options; optopt && o->name; o++)
                 if (o->val == optopt)
                     return fail(err, err_size, o->name, NULL, "takes no value");
-            if (ambiguous(argv[optind - 1])) {
-                name_candidates(argv[optind - 1], err, err_size);
+            if (ambiguous(argv[optind - 1], err, err_size))
                 return 2;
-            }
             snprintf(err, err_size, "%s: unknown option", argv[optind - 1]);
             return 2;
         }

@@ -16,6 +16,8 @@ bool bp_rows_open(bp_rows_file *f, const char *path, const char *head)
 bool bp_rows_end_frame(bp_rows_file *f)
 {
     long at;
+    if (!f->out)
+        return false;
     if (fflush(f->out) != 0 || ferror(f->out) || (at = ftell(f->out)) < 0) {
         bp_rows_abandon(f);
         return false;

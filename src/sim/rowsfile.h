@@ -16,8 +16,9 @@ typedef struct bp_rows_file {
 /* Opens path for writing (truncated) and writes head, flushed; false
  * (errno set, nothing left open) on failure. */
 bool bp_rows_open(bp_rows_file *f, const char *path, const char *head);
-/* Ends a frame: flushes it. false if it could not be written, and the file
- * is then cut back and closed. */
+/* Ends a frame: flushes it. false if it, or any row of it, could not be
+ * written (or the file was closed by an earlier failure); the file is then
+ * cut back to the last whole frame and closed. */
 bool bp_rows_end_frame(bp_rows_file *f);
 /* After a failed write within a frame: cuts the file back to its last
  * whole frame and closes it; false if it could not be cut. errno kept. */
