@@ -298,6 +298,14 @@ static void bad_contact_lines_are_refused(void)
         {"contact a=0 wall=1 jn=1", "a wall the scene does not have"},
         {"contact a=2 wall=0 jn=1", "a ball the scene does not have"},
         {"contact a=0 b=1", "missing key"},
+        /* Two balls of mass 100 at 10^7 px/s, 120 Hz, g 980: at most
+         * 200 (1e7 + 980 / 120) = 2.0000016e9 px mass/s. */
+        {"contact a=0 wall=0 jn=1e300", "jn, the normal impulse"},
+        {"contact a=0 wall=0 jn=2.00001e9", "jn, the normal impulse"},
+        /* Friction and rolling are at most 1: |jt| <= jn, |jr| <= jn r_a. */
+        {"contact a=0 side=2 jn=0 jt=1e308", "jt, the friction impulse"},
+        {"contact a=0 b=1 jn=2 jt=2.000001", "jt, the friction impulse"},
+        {"contact a=0 b=1 jn=2 jr=-20.00001", "jr, the rolling impulse"},
     };
     size_t refused = 0, count = sizeof bad / sizeof bad[0];
     for (size_t k = 0; k < count; k++) {
@@ -320,6 +328,73 @@ static void bad_contact_lines_are_refused(void)
                c.jt == -0.5 && c.jr == 0.0,
            "good ones are kept, by the balls' ids");
     bp_world_destroy(w);
+    snprintf(text, sizeof text, "%scontact a=0 b=1 jn=2e9 jt=-2e9 jr=2e10\n", head);
+    w = build(text, err, sizeof err);
+    TAP_OK(w != NULL, "impulses at their bounds are kept (2e9 of 2.0000016e9, |jt| = jn, "
+                      "|jr| = jn r)");
+    bp_world_destroy(w);
+}
+
+/* A ball at its most spinning and mass, pressed as hard as a file may say,
+ * under gravity 10^7 px/s^2: every step ends, finite, with the balls
+ * inside. (The bound keeps out jn = 1e300, with which a step ran for ever.) */
+static void the_hardest_contact_a_file_may_give_ends_every_step(void)
+{
+    char err[256] = "";
+    bp_world *w = build("world w=400 h=300 solver=soft gravity=1e7 friction=1 rolling=1\n"
+                        "wall x1=0 y1=280 x2=400 y2=280 r=2\n"
+                        "ball x=200 y=262 r=16 m=1e12 w=1e9\n"
+                        "ball x=200 y=230 r=16 m=1e-9\n"
+                        "contact a=0 wall=0 jn=1e19 jt=1e19 jr=1.6e20\n"
+                        "contact a=0 b=1 jn=1e19 jt=-1e19\n",
+                        err, sizeof err);
+    bool fine = w != NULL;
+    for (int s = 0; fine && s < 120; s++) {
+        fine = bp_world_step(w);
+        for (size_t i = 0; fine && i < w->count; i++)
+            fine = isfinite(w->x[i]) && isfinite(w->y[i]) && isfinite(w->vx[i]) &&
+                   isfinite(w->vy[i]) && isfinite(w->w[i]) && w->x[i] > 0.0 && w->x[i] < 400.0 &&
+                   w->y[i] > 0.0 && w->y[i] < 300.0;
+    }
+    if (!w)
+        printf("#   %s\n", err);
+    TAP_OK(fine, "120 steps end, every ball finite and inside the arena");
+    bp_world_destroy(w);
+}
+
+/* A file may say a ball is asleep; it stays asleep only where a ball could
+ * be at rest. */
+static void loaded_sleepers_are_only_balls_that_could_rest(void)
+{
+    char err[256] = "";
+    /* 0 and 1 overlap by 12 px on the floor; 2 rests on the floor alone;
+     * 3 floats; 4 sits in the wall's thickness. */
+    bp_world *w = build("world w=400 h=300\n"
+                        "wall x1=300 y1=0 x2=300 y2=200 r=5\n"
+                        "ball x=100 y=284 r=16 asleep=1\n"
+                        "ball x=120 y=284 r=16 asleep=1\n"
+                        "ball x=200 y=284 r=16 asleep=1\n"
+                        "ball x=200 y=100 r=16 asleep=1\n"
+                        "ball x=310 y=100 r=16 asleep=1\n",
+                        err, sizeof err);
+    if (!w) {
+        TAP_OK(0, "the scene loads");
+        printf("#   %s\n", err);
+        return;
+    }
+    uint8_t *f = w->flags;
+    TAP_OK(!(f[0] & BP_BALL_ASLEEP) && !(f[1] & BP_BALL_ASLEEP),
+           "two sleepers overlapping by 12 px wake");
+    TAP_OK((f[2] & BP_BALL_ASLEEP) && (f[2] & BP_BALL_GROUNDED),
+           "a sleeper on the floor stays asleep, grounded as one that fell asleep there");
+    TAP_OK(!(f[3] & BP_BALL_ASLEEP), "a sleeper touching nothing wakes and falls");
+    TAP_OK(!(f[4] & BP_BALL_ASLEEP), "a sleeper inside a wall wakes");
+    for (int s = 0; s < 240; s++)
+        bp_world_step(w);
+    double gap = fabs(w->x[1] - w->x[0]) - 32.0;
+    printf("# the two that overlapped: %.4f px apart after 2 s\n", gap);
+    TAP_OK(gap > -0.32, "2 s later the two that overlapped by 12 px are within 1% of r of apart");
+    bp_world_destroy(w);
 }
 
 int main(void)
@@ -332,5 +407,7 @@ int main(void)
     masses_whose_reciprocal_breaks_are_refused();
     a_soft_pile_saved_keeps_its_impulses();
     bad_contact_lines_are_refused();
+    the_hardest_contact_a_file_may_give_ends_every_step();
+    loaded_sleepers_are_only_balls_that_could_rest();
     return tap_done();
 }

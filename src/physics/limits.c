@@ -37,6 +37,23 @@ const char *bp_check_wall_radius(double r)
     return r >= 0.0 && r <= BP_WALL_RADIUS_MAX ? NULL : "wall radius must be 0..10000 px";
 }
 
+double bp_kept_impulse_most(const bp_params *p, double total_mass)
+{
+    return total_mass * (BP_SPEED_MAX + fabs(p->gravity) / p->hz);
+}
+
+const char *bp_check_kept_impulses(double jn, double jt, double jr, double r_a, double most)
+{
+    if (!(jn >= 0.0 && jn <= most))
+        return "jn, the normal impulse, must be 0 or more, and at most what stops every ball "
+               "of the scene at 10^7 px/s";
+    if (!(fabs(jt) <= jn))
+        return "jt, the friction impulse, must be within +-jn (friction is at most 1)";
+    if (!(fabs(jr) <= jn * r_a))
+        return "jr, the rolling impulse, must be within +-jn times ball a's radius";
+    return NULL;
+}
+
 const char *bp_check_ball_size(const bp_params *p, double r)
 {
     return 2.0 * r <= p->width && 2.0 * r <= p->height ? NULL : "ball is larger than the arena";

@@ -33,6 +33,18 @@ const char *bp_check_spin(double w);
 const char *bp_check_angle(double angle);
 const char *bp_check_wall_radius(double r);
 
+/* The largest normal impulse a contact can carry in a step of a world of
+ * p whose balls weigh total_mass: what stops all of them at the top speed,
+ * and holds them against gravity for the step. */
+double bp_kept_impulse_most(const bp_params *p, double total_mass);
+/* Whether the impulses a contact is said to have carried (normal jn,
+ * tangential jt, rolling jr; ball a of radius r_a) are ones it could carry:
+ * jn from 0 to most, friction and rolling resistance within what
+ * coefficients of at most 1 allow (|jt| <= jn, |jr| <= jn r_a). A larger
+ * impulse, warm-starting a step, throws balls faster than any limit here
+ * allows. */
+const char *bp_check_kept_impulses(double jn, double jt, double jr, double r_a, double most);
+
 /* Whether a ball of radius r centred at (x, y) belongs in the arena of p:
  * its centre inside, and the ball no larger than the arena. */
 const char *bp_check_ball_in_arena(const bp_params *p, double x, double y, double r);

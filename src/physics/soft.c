@@ -212,14 +212,20 @@ static keyed_contact *recall_all(bp_soft *soft, const bp_world *world)
         by_key[k] = (keyed_contact){soft->keys[k], (uint32_t)k};
     sort_by_key(by_key, spare, n, world->next_id);
     const contact_memory *memory = soft->memory;
+    const bp_params *p = &world->params;
     for (size_t i = 0, m = 0; i < n && m < soft->memory_count; i++) {
         while (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) < 0)
             m++;
         if (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) == 0) {
             soft_contact *c = &soft->contacts[by_key[i].k];
-            c->jn = memory[m].jn;
-            c->jt = memory[m].jt;
-            c->jr = memory[m].jr;
+            /* Within today's friction and rolling resistance, which the
+             * window may have lowered since (a warm start is a guess that
+             * a sweep could only take back in part). */
+            double jn = memory[m].jn, t_most = p->friction * jn;
+            double r_most = p->rolling * jn * c->roll_r;
+            c->jn = jn;
+            c->jt = bp_min(bp_max(memory[m].jt, -t_most), t_most);
+            c->jr = bp_min(bp_max(memory[m].jr, -r_most), r_most);
         }
     }
     return by_key;

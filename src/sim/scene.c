@@ -8,6 +8,7 @@
 #include "limits.h"
 #include "numparse.h"
 #include "options.h"
+#include "placed.h"
 #include "textfile.h"
 
 /* Longest statement line we accept; anything longer is surely not a scene. */
@@ -248,8 +249,6 @@ static int parse_contact(bp_scene *scene, char *rest, const char *name, int line
         if (!place_of(wall, &c.kept.code_b))
             why = "wall must be a wall's place: 0, 1, 2, ...";
     }
-    if (!why && !(c.kept.jn >= 0.0))
-        why = "jn, the normal impulse, must be 0 or more";
     if (why)
         return line_error(err, err_size, name, line, why, NULL);
     if (scene->contact_count >= BP_SCENE_MAX_CONTACTS)
@@ -323,9 +322,11 @@ int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size)
 }
 
 /* The scene's contacts, their places made ids: the balls got ids from
- * first_id on in the scene's order, the walls indices from wall_base on. */
+ * first_id on in the scene's order (and indices from first_index on), the
+ * walls indices from wall_base on. */
 static int build_contacts(const bp_scene *scene, const char *name, bp_world *world,
-                          uint32_t first_id, size_t wall_base, char *err, size_t err_size)
+                          uint32_t first_id, size_t first_index, size_t wall_base, char *err,
+                          size_t err_size)
 {
     for (size_t k = 0; k < scene->contact_count; k++) {
         const bp_scene_contact *c = &scene->contacts[k];
@@ -339,6 +340,18 @@ static int build_contacts(const bp_scene *scene, const char *name, bp_world *wor
         if (c->kept.code_b >= b_places)
             return line_error(err, err_size, name, c->line,
                               "the contact names a wall the scene does not have", NULL);
+    }
+    /* Impulses no contact could carry would throw balls past every limit. */
+    double mass = 0.0;
+    for (size_t i = 0; i < scene->ball_count; i++)
+        mass += world->mass[first_index + i];
+    double most = bp_kept_impulse_most(&world->params, mass);
+    for (size_t k = 0; k < scene->contact_count; k++) {
+        const bp_scene_contact *c = &scene->contacts[k];
+        const char *why = bp_check_kept_impulses(c->kept.jn, c->kept.jt, c->kept.jr,
+                                                 world->r[first_index + c->kept.id_a], most);
+        if (why)
+            return line_error(err, err_size, name, c->line, why, NULL);
     }
     if (scene->contact_count == 0 || world->params.solver != BP_SOLVER_SOFT)
         return 0;
@@ -398,7 +411,12 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
     for (size_t i = 0; i < scene->ball_count; i++)
         if (scene->balls[i].asleep == 1.0)
             bp_world_sleep(world, base + i);
-    return build_contacts(scene, name, world, first_id, wall_base, err, err_size);
+    /* ... but none that could not be at rest: overlapping, or off its floor. */
+    if (!bp_placed_settle(world)) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return 1;
+    }
+    return build_contacts(scene, name, world, first_id, base, wall_base, err, err_size);
 }
 
 /* The soft solver's kept impulses, as contact lines naming balls by their
