@@ -7,6 +7,7 @@
 #include "options.h"
 #include "raycastreport.h"
 #include "runner.h"
+#include "sceneout.h"
 #include "setup.h"
 
 #ifndef BALLPIT_VERSION
@@ -42,11 +43,20 @@ int main(int argc, char **argv)
         return 0;
     }
     int status = 0;
+    /* The scene to save is made first: a path that cannot be written is
+     * bad input before any step, --settle's included. */
+    bp_scene_out save = {0};
+    if (opts.save_scene_path &&
+        (status = bp_scene_out_open(&save, opts.save_scene_path, err, sizeof err)) != 0) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        return status;
+    }
     /* Headless, a signal during a long --settle stops the run as it would
      * stop the steps after it. */
     const volatile int *stop = opts.headless ? bp_headless_catch_signals() : NULL;
     bp_world *world = bp_setup_world_until(&opts, stop, &status, err, sizeof err);
     if (!world) {
+        bp_scene_out_drop(&save);
         fprintf(stderr, "ballpit: %s\n", err);
         return status;
     }
@@ -72,6 +82,12 @@ int main(int argc, char **argv)
         status = bp_run_headless(world, &opts);
     else
         status = bp_app_run(world, &opts);
+    /* The world as the run left it (the window's: the scene last loaded). */
+    if (status == 0 && !bp_scene_out_finish(&save, world, err, sizeof err)) {
+        fprintf(stderr, "ballpit: %s\n", err);
+        status = 1;
+    }
+    bp_scene_out_drop(&save);
     bp_world_destroy(world);
     return status;
 }

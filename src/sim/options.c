@@ -34,6 +34,7 @@ enum {
     OPT_SETTLE,
     OPT_RECORD,
     OPT_REPLAY,
+    OPT_SAVE_SCENE,
     OPT_RAYCAST,
     OPT_MAX_THROW,
     OPT_TRAILS,
@@ -73,6 +74,7 @@ static const struct option long_options[] = {
     {"settle", required_argument, NULL, OPT_SETTLE},
     {"record-input", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
+    {"save-scene", required_argument, NULL, OPT_SAVE_SCENE},
     {"raycast", required_argument, NULL, OPT_RAYCAST},
     {"max-throw", required_argument, NULL, OPT_MAX_THROW},
     {"trails", required_argument, NULL, OPT_TRAILS},
@@ -132,6 +134,7 @@ const char *bp_options_usage(void)
            "  --settle S            step the world S times before the run starts (0)\n"
            "  --record-input FILE   record every input that reaches the simulation\n"
            "  --replay FILE         replay a recorded input file\n"
+           "  --save-scene FILE     at the end of the run, write the world as a scene file\n"
            "  --raycast X,Y,DX,DY   print every shape the ray enters, then exit\n"
            "  --max-throw V         cap on the speed of a thrown ball, px/s (5000)\n"
            "  --trails S            draw each ball's last S seconds of path (0..60)\n"
@@ -424,6 +427,13 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
                 return fail(err, err_size, name, NULL, "needs a file name");
             opts->replay_path = v;
             break;
+        case OPT_SAVE_SCENE:
+            if (!*v)
+                return fail(err, err_size, name, NULL, "needs a file name");
+            if ((trouble = path_trouble(v, BP_SAVE_PART_ROOM)))
+                return fail(err, err_size, name, NULL, trouble);
+            opts->save_scene_path = v;
+            break;
         case OPT_RAYCAST:
             if (!parse_list4(v, opts->ray))
                 return fail(err, err_size, name, v, "is not X,Y,DX,DY");
@@ -532,6 +542,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
                               : opts->dump_dir    ? "--dump"
                               : opts->replay_path ? "--replay"
                               : opts->record_path ? "--record-input"
+                              : opts->save_scene_path ? "--save-scene"
                                                   : NULL;
         if (ignored) {
             snprintf(err, err_size, "--%s: cannot be combined with %s (the benchmark times a "
@@ -563,6 +574,11 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
     if (opts->stats && !opts->headless) {
         snprintf(err, err_size, "--stats: needs --headless (the window shows its step times in "
                                 "the HUD)");
+        return 2;
+    }
+    if (opts->save_scene_path && opts->raycast_set) {
+        snprintf(err, err_size, "--save-scene: does not apply to --raycast (a ray cast takes no "
+                                "steps)");
         return 2;
     }
     if (opts->record_path && opts->replay_path) {

@@ -9,6 +9,10 @@
 
 #include "params.h"
 
+/* Bytes a --save-scene path is given on top for its partial file's name
+ * (sceneout.h). */
+#define BP_SAVE_PART_ROOM 16
+
 /* Most steps --settle takes. */
 #define BP_SETTLE_MAX 1000000u
 
@@ -54,6 +58,7 @@ typedef struct bp_options {
     uint64_t settle;         /* steps the world takes before the run starts */
     const char *record_path;
     const char *replay_path;
+    const char *save_scene_path; /* --save-scene: where the world goes at the end */
     bool raycast_set;
     double ray[4];           /* x, y, dx, dy */
     double max_throw;        /* cap on throw speed, px/s */

@@ -150,7 +150,7 @@ static int parse_ball(bp_scene *scene, char *rest, const char *name, int line, c
         {"x", &b.x, true, false},   {"y", &b.y, true, false},   {"r", &b.r, false, false},
         {"vx", &b.vx, false, false}, {"vy", &b.vy, false, false}, {"m", &b.mass, false, false},
         {"w", &b.w, false, false},   {"angle", &b.angle, false, false},
-        {"asleep", &b.asleep, false, false},
+        {"asleep", &b.asleep, false, false}, {"grounded", &b.grounded, false, false},
     };
     int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
     if (rc)
@@ -158,6 +158,8 @@ static int parse_ball(bp_scene *scene, char *rest, const char *name, int line, c
     const char *why = bp_check_radius(b.r);
     if (!why && !(b.asleep == 0.0 || b.asleep == 1.0))
         why = "asleep must be 0 or 1";
+    if (!why && !(b.grounded == 0.0 || b.grounded == 1.0))
+        why = "grounded must be 0 or 1";
     if (!why && b.asleep == 1.0 && (b.vx != 0.0 || b.vy != 0.0 || b.w != 0.0))
         why = "a ball asleep (asleep=1) must be still: vx, vy and w 0";
     if (!why)
@@ -405,6 +407,8 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         /* A new ball goes last in the arrays. */
         world->angle[world->count - 1] = b->angle;
         world->w[world->count - 1] = b->w;
+        if (b->grounded == 1.0)
+            world->flags[world->count - 1] |= BP_BALL_GROUNDED;
     }
     /* Sleepers last, once every ball is in: a pile saved at rest comes
      * back at rest, the same picture, until something disturbs it. */
@@ -471,10 +475,11 @@ bool bp_scene_save(const bp_world *world, FILE *out)
         int64_t i = bp_world_index_of(world, id);
         if (i < 0)
             continue;
-        fprintf(out, "ball x=%.17g y=%.17g r=%.17g vx=%.17g vy=%.17g m=%.17g w=%.17g angle=%.17g%s\n",
+        fprintf(out, "ball x=%.17g y=%.17g r=%.17g vx=%.17g vy=%.17g m=%.17g w=%.17g angle=%.17g%s%s\n",
                 world->x[i], world->y[i], world->r[i], world->vx[i], world->vy[i], world->mass[i],
                 world->w[i], world->angle[i],
-                (world->flags[i] & BP_BALL_ASLEEP) ? " asleep=1" : "");
+                (world->flags[i] & BP_BALL_ASLEEP) ? " asleep=1" : "",
+                (world->flags[i] & BP_BALL_GROUNDED) ? " grounded=1" : "");
     }
     return save_contacts(world, out) && fflush(out) == 0 && !ferror(out);
 }

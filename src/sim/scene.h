@@ -16,6 +16,7 @@ typedef struct bp_scene_ball {
     double mass;     /* <= 0: the default, r^2 */
     double angle, w; /* rotation, rad, and angular velocity, rad/s (default 0) */
     double asleep;   /* 1: the ball starts asleep (as a saved pile at rest), 0: awake */
+    double grounded; /* 1: it starts on a floor (the dump's flag, as the step left it) */
     int line;    /* where it was given, for later messages */
 } bp_scene_ball;
 
