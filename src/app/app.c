@@ -804,10 +804,37 @@ static bool loop(bp_app *app)
     }
 }
 
+/* Why there is no display to show a window on, or NULL. Without one (over
+ * ssh) SDL falls back to a driver that shows nothing, and the window ran
+ * invisibly until killed: those drivers only when SDL_VIDEODRIVER asks. */
+static const char *display_missing(bool initialised)
+{
+    const char *asked = SDL_getenv("SDL_VIDEODRIVER");
+    bool named = asked && *asked;
+#if defined(__unix__) && !defined(__APPLE__) && !defined(__EMSCRIPTEN__)
+    /* Before SDL_Init, which would only probe and complain. */
+    if (!named && !SDL_getenv("DISPLAY") && !SDL_getenv("WAYLAND_DISPLAY"))
+        return "DISPLAY and WAYLAND_DISPLAY are unset";
+#endif
+    const char *driver = initialised ? SDL_GetCurrentVideoDriver() : NULL;
+    if (driver && !(named && SDL_strcasecmp(asked, driver) == 0) &&
+        (SDL_strcmp(driver, "offscreen") == 0 || SDL_strcmp(driver, "dummy") == 0))
+        return "none of SDL's video drivers reached one";
+    return NULL;
+}
+
+/* Opens the window and its renderer; false on failure, the reason in
+ * app->err when there is no display (else SDL_GetError's). */
 static bool open_window(bp_app *app)
 {
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+    const char *none = display_missing(false);
+    if (!none && SDL_Init(SDL_INIT_VIDEO) != 0)
         return false;
+    if (none || (none = display_missing(true))) {
+        snprintf(app->err, sizeof app->err,
+                 "no display to open a window on (%s); use --headless to run without one", none);
+        return false;
+    }
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
 #ifdef __EMSCRIPTEN__
     /* The renderer there is WebGL's: a window made for it at once is not
@@ -870,7 +897,10 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
         return 2;
     }
     if (!open_window(app)) {
-        fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
+        if (app->err[0])
+            fprintf(stderr, "ballpit: %s\n", app->err);
+        else
+            fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
         return 1;
     }
     if (opts->record_path &&
