@@ -137,6 +137,33 @@ static void paused_a_move_places_at_once(void)
     bp_world_destroy(r.world);
 }
 
+static SDL_Event shift_key(SDL_Keycode sym)
+{
+    SDL_Event ev = key(sym);
+    ev.key.keysym.mod = KMOD_LSHIFT;
+    return ev;
+}
+
+/* Shift+Right asks for a second of single steps; a held key repeats. At
+ * 100,000 Hz, 30,000 presses asked for 3e9 steps, past an int. */
+static void single_steps_are_bounded(void)
+{
+    rig r;
+    rig_make(&r);
+    r.world->params.hz = 100000.0;
+    feed(&r, key(SDLK_SPACE));
+    for (int k = 0; k < 30000; k++)
+        feed(&r, shift_key(SDLK_RIGHT));
+    /* A minute of simulated time ahead at most: 6,000,000 steps here. */
+    TAP_OK(r.view.single_steps == 6000000,
+           "30,000 Shift+Right at 100,000 Hz ask for a minute of steps, no more (no overflow)");
+    if (r.view.single_steps != 6000000)
+        printf("#   pending %lld\n", (long long)r.view.single_steps);
+    feed(&r, key(SDLK_SPACE));
+    TAP_OK(r.view.single_steps == 0, "Space, running again, drops the single steps asked for");
+    bp_world_destroy(r.world);
+}
+
 static void g_keeps_the_sign_of_gravity(void)
 {
     rig r;
@@ -359,6 +386,7 @@ static void wall_edits_replay(void)
 int main(void)
 {
     g_keeps_the_sign_of_gravity();
+    single_steps_are_bounded();
     r_resets_the_time_scale();
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();

@@ -120,6 +120,13 @@ static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double 
     return apply(h, s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
 }
 
+/* Asks for n more single steps, up to BP_SINGLE_STEPS_AHEAD s of them. */
+static void ask_single_steps(bp_view *view, uint64_t n, double hz)
+{
+    uint64_t most = (uint64_t)(BP_SINGLE_STEPS_AHEAD * hz);
+    view->single_steps = view->single_steps + n < most ? view->single_steps + n : most;
+}
+
 /* Backspace goes back a second; paused, Left goes back a step (Shift: a
  * second) and Right on (single steps). Going back is a rewind input: the
  * edits after that point are gone, so their undo goes too. Not while the
@@ -130,7 +137,7 @@ static int time_key(bp_input_handler *h, bp_view *view, bp_session *s, SDL_Keyco
     uint64_t second = (uint64_t)s->world->params.hz;
     if (key == SDLK_RIGHT) {
         if (view->paused)
-            view->single_steps += shift ? (int)second : 1;
+            ask_single_steps(view, shift ? second : 1, s->world->params.hz);
         return 0;
     }
     if (view->replaying || !s->history || h->dragging || h->drawing_wall || h->dragging_end ||
@@ -198,7 +205,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDLK_PERIOD:
     case SDLK_n:
         if (view->paused)
-            view->single_steps++;
+            ask_single_steps(view, 1, s->world->params.hz);
         return 0;
     case SDLK_LEFTBRACKET:
         view->time_scale = fmax(view->time_scale / 2.0, BP_TIME_SCALE_MIN);

@@ -19,7 +19,8 @@
 typedef struct bp_view {
     bool quit;
     bool paused;          /* no steps except single steps */
-    int single_steps;     /* steps asked for while paused, not yet taken */
+    uint64_t single_steps; /* steps asked for while paused, not yet taken: at most
+                            * BP_SINGLE_STEPS_AHEAD s of them, a slice a frame */
     double time_scale;    /* simulated seconds per real second */
     bool show_hud, show_help;
     bool screenshot;      /* save the next drawn frame to a PNG */
@@ -60,6 +61,10 @@ typedef struct bp_input_handler {
 
 /* Seconds of trail T shows when --trails did not say. */
 #define BP_TRAILS_DEFAULT 2.0
+
+/* Simulated time single steps may be asked for ahead, s: a held
+ * Shift+Right at 100,000 Hz overflowed an int. */
+#define BP_SINGLE_STEPS_AHEAD 60.0
 
 /* Time scales the [ and ] keys step through. */
 #define BP_TIME_SCALE_MIN 0.125
