@@ -234,6 +234,33 @@ static SDL_Event ctrl_key(SDL_Keycode sym)
     return ev;
 }
 
+/* X on the wall whose end is held: the walls after it move down a place,
+ * and the drag went on moving whichever wall took the held one's index. */
+static void x_on_a_dragged_wall_ends_the_drag(void)
+{
+    rig r;
+    rig_make(&r);
+    bp_input a = {.kind = BP_INPUT_WALL, .v = {100, 500, 400, 500, 3}};
+    bp_input b = {.kind = BP_INPUT_WALL, .v = {100, 100, 400, 100, 3}};
+    bp_session_apply(&r.session, &a, r.err, sizeof r.err);
+    bp_session_apply(&r.session, &b, r.err, sizeof r.err);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 400, 500, 1000));
+    feed(&r, motion(420, 480, 1010));
+    feed(&r, key(SDLK_x));
+    TAP_OK(r.world->wall_count == 1 && r.world->walls[0].y1 == 100.0,
+           "X over the end being dragged deletes that wall");
+    feed(&r, motion(450, 450, 1020));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 450, 1030));
+    TAP_OK(r.world->walls[0].x1 == 100.0 && r.world->walls[0].y1 == 100.0 &&
+               r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 100.0,
+           "moving on and letting go moves no other wall");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->wall_count == 2 && r.world->walls[1].x2 == 420.0 &&
+               r.world->walls[1].y2 == 480.0 && r.world->walls[0].x2 == 400.0,
+           "Ctrl+Z brings the deleted wall back as it was dragged; the other is as it was");
+    bp_world_destroy(r.world);
+}
+
 static void edits_are_undone_and_redone(void)
 {
     rig r;
@@ -391,6 +418,7 @@ int main(void)
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();
     edits_are_undone_and_redone();
+    x_on_a_dragged_wall_ends_the_drag();
     undo_brings_a_deleted_ball_back_as_it_was();
     ctrl_o_asks_for_a_scene_name();
     a_frame_of_travel_is_spread_over_its_steps();

@@ -58,6 +58,17 @@ static double nudge_drag(double drag, bool up)
     return drag / 2.0 < 0.01 ? 0.0 : drag / 2.0;
 }
 
+/* Lets go of a held wall end. Before any edit that may renumber the walls
+ * (X, Delete, undo, redo): the drag would go on moving whichever wall took
+ * the held one's index. */
+static void end_wall_drag(bp_input_handler *h)
+{
+    if (!h->dragging_end)
+        return;
+    h->dragging_end = false;
+    bp_undo_end_drag(&h->undo);
+}
+
 static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shift, char *err,
                    size_t err_size)
 {
@@ -78,6 +89,7 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
                      err_size);
     case SDLK_DELETE:
     case SDLK_x:
+        end_wall_drag(h);
         /* A ball under the cursor goes first, else a wall. */
         if (bp_query_point(s->world, cx, cy) < 0 && bp_session_wall_at(s->world, cx, cy) >= 0)
             return apply(h, s, BP_INPUT_UNWALL, cx, cy, 0, err, err_size);
@@ -258,6 +270,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     }
     if (ctrl && !view->replaying && (key == SDLK_z || key == SDLK_y)) {
         int status = 0;
+        end_wall_drag(h);
         if (key == SDLK_y || shift)
             bp_undo_redo(&h->undo, s, &status, err, err_size);
         else
@@ -352,8 +365,7 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         return bp_undo_apply(&h->undo, s, in, false, err, err_size);
     }
     if (h->dragging_end) {
-        h->dragging_end = false;
-        bp_undo_end_drag(&h->undo);
+        end_wall_drag(h);
         return 0;
     }
     if (!h->dragging)
