@@ -325,36 +325,35 @@ static void fit_window(bp_app *app)
 /* Ctrl+O: the world of the scene named in the prompt (a file, or an
  * example by name), swapped in as a reset swaps in the initial world; R
  * then goes back to it. Not while recording or dumping: those files hold
- * one scene's run. */
-static void load_scene(bp_app *app)
+ * one scene's run. false when memory runs out (app->err). */
+static bool load_scene(bp_app *app)
 {
     if (app->view.one_scene) {
         tell(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
-        return;
+        return true;
     }
-    snprintf(app->loaded_name, sizeof app->loaded_name, "%s", app->view.prompt);
-    bp_options opts = *app->session.opts;
-    opts.scene_path = app->loaded_name;
-    /* The scene's own settings, not the ones given for the first. */
-    opts.params = bp_params_default();
-    opts.params_set = 0;
+    /* A name that fails to load leaves the one R resets to as it was. */
+    char name[sizeof app->loaded_name];
+    snprintf(name, sizeof name, "%s", app->view.prompt);
+    bp_options opts = bp_setup_options_for_scene(app->session.opts, name);
     int status = 0;
     char why[512];
     bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
     if (!fresh) {
         tell(app, "cannot load:", why);
-        return;
+        return true;
     }
-    bp_world *w = app->session.world;
-    fresh->threads = w->threads;
-    bp_world old = *w;
-    *w = *fresh;
-    *fresh = old;
-    bp_world_destroy(fresh);
+    memcpy(app->loaded_name, name, sizeof name);
+    opts.scene_path = app->loaded_name;
     app->loaded_opts = opts;
-    app->session.opts = &app->loaded_opts;
-    app->session.held = -1;
-    app->session.jumped = true;
+    bool kept = bp_session_load(&app->session, fresh, &app->loaded_opts);
+    bp_world_destroy(fresh);
+    if (!kept) {
+        snprintf(app->err, sizeof app->err, "history: out of memory");
+        return false;
+    }
+    const bp_world *w = app->session.world;
+    app->furthest = app->session.tick;
     app->input.dragging = app->input.drawing_wall = app->input.dragging_end = false;
     bp_undo_clear(&app->input.undo);
     app->width = (int)SDL_ceil(w->params.width);
@@ -362,6 +361,7 @@ static void load_scene(bp_app *app)
     fit_window(app);
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
     tell(app, "loaded", app->loaded_name);
+    return true;
 }
 
 static void save_scene(bp_app *app)
@@ -695,19 +695,9 @@ static frame_result frame(bp_app *app)
     }
     if (app->view.load_scene) {
         app->view.load_scene = false;
-        load_scene(app);
+        if (!load_scene(app))
+            return failed(app);
         app->dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
-        /* The past of another scene is not this one's to go back to. */
-        if (s->history) {
-            double seconds = (double)s->history->keep_steps / s->world->params.hz;
-            bp_history_free(s->history);
-            bp_history_init(s->history, seconds, s->world->params.hz, BP_HISTORY_MAX_BYTES);
-            if (!bp_session_keep_history(s, s->history)) {
-                snprintf(err, err_size, "history: out of memory");
-                return failed(app);
-            }
-            app->furthest = s->tick;
-        }
     }
     if (s->tick < app->last_tick && app->trails_live)
         bp_trails_clear(&app->trails); /* no line back to where the balls were */
