@@ -110,5 +110,8 @@ bp_options bp_setup_options_for_scene(const bp_options *given, const char *scene
     opts.scene_path = scene_path;
     opts.params = bp_params_default();
     opts.params_set = 0;
+    /* The pit stands in for a scene: not for the one loaded now. */
+    opts.pit_set = false;
+    opts.pit = 0;
     return opts;
 }
