@@ -5,8 +5,8 @@ a person would: grab ball 1, drag it and hold it still before letting go
 (it must drop, not fly), then grab ball 0 and fling it (it must fly off
 with the flick's speed). Afterwards the recording, replayed headless and in
 a window, must reproduce the live frames.csv byte for byte. A window on a
-world at rest must not keep redrawing it, and a pile of single steps asked
-for must not keep it from quitting.
+world at rest must not keep redrawing it, a pile of single steps asked for
+must not keep it from quitting, and Esc asks before unsaved edits are lost.
 
 usage: e2e_window.py PATH/TO/ballpit   (TAP on stdout; needs Xvfb, xdotool)
 """
@@ -284,10 +284,37 @@ def single_steps_scenario(display):
                   "exit %s, window %s\n%s" % (proc.returncode, win, err.decode()))
 
 
+def unsaved_edits_scenario(display):
+    """A ball spawned, then Esc: the window asks (on screen and on stdout)
+    instead of quitting; Esc again quits, status 0."""
+    env = no_leak_check(window_env(display))
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "two.scene", SCENE)
+        proc = subprocess.Popen([BALLPIT, "--scene", scene], env=env, cwd=tmp,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        win = find_window(env, proc)
+        asked = False
+        if win:
+            time.sleep(2.0)  # a loaded machine: let the first frames pass before the keys
+            xdo(env, "mousemove", "--window", win, 320, 100, "sleep", 0.3, "key", "s",
+                "sleep", 0.3, "key", "Escape", "sleep", 1.0)
+            asked = proc.poll() is None
+            xdo(env, "key", "Escape")
+        out, err = wait_exit(proc, 60)
+        out = out.decode()
+        check(win is not None and asked and proc.returncode == 0 and
+              "unsaved edits: Esc again to quit, Ctrl+S to save" in out,
+              "unsaved edits: Esc asks first, Esc again quits",
+              "asked %s exit %s\nstdout %r\nstderr %s" % (asked, proc.returncode, out,
+                                                          err.decode()))
+
+
 def main():
     xvfb, display = start_xvfb()
     try:
         single_steps_scenario(display)
+        unsaved_edits_scenario(display)
         scenario(display)
         steady_flicks_scenario(display)
         rest_scenario(display)

@@ -410,6 +410,53 @@ static void wall_edits_replay(void)
     bp_replay_free(&rp);
 }
 
+/* Esc closes what is open before it quits, and asks before edits are
+ * lost; closing the window (SDL_QUIT) quits at once. */
+static void esc_closes_first_and_asks_before_losing_edits(void)
+{
+    rig r;
+    rig_make(&r);
+    feed(&r, key(SDLK_h));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.show_help && !r.view.quit, "Esc with the help open closes the help");
+    bp_view_tell(&r.view, "cannot load:", "nowhere: no such scene file", true);
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!bp_view_message_due(&r.view) && !r.view.quit, "Esc closes an error on screen");
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "with nothing open and no edits, Esc quits at once");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, motion(600, 300, 1000));
+    feed(&r, key(SDLK_s));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.quit && bp_view_message_due(&r.view) &&
+               strstr(r.view.message, "unsaved edits") && strstr(r.view.message, "Ctrl+S"),
+           "a ball spawned: Esc asks (unsaved edits, Esc again to quit, Ctrl+S to save)");
+    feed(&r, key(SDLK_TAB));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.quit, "another key in between takes the question back: Esc asks again");
+    SDL_Event ctrl = key(SDLK_LCTRL);
+    feed(&r, ctrl);
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "Esc again quits (a modifier pressed between does not count)");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, key(SDLK_e));
+    feed(&r, key(SDLK_r));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "edits undone by R (back to the start): nothing to lose, Esc quits");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, key(SDLK_d));
+    SDL_Event close = {.type = SDL_QUIT};
+    feed(&r, close);
+    TAP_OK(r.view.quit, "closing the window quits at once, edits or not");
+    bp_world_destroy(r.world);
+}
+
 int main(void)
 {
     g_keeps_the_sign_of_gravity();
@@ -421,6 +468,7 @@ int main(void)
     x_on_a_dragged_wall_ends_the_drag();
     undo_brings_a_deleted_ball_back_as_it_was();
     ctrl_o_asks_for_a_scene_name();
+    esc_closes_first_and_asks_before_losing_edits();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
     pausing_places_the_travel_left();

@@ -58,9 +58,6 @@
  * 10 MB of 100,000 balls. */
 #define BP_HISTORY_PREPARE_PER_FRAME ((size_t)1 << 20)
 
-/* How long a note of a saved file stays on screen, ms. */
-#define BP_MESSAGE_MS 2500
-
 /* What the HUD's figures are made of, over the half second they cover. */
 typedef struct hud_period {
     Uint64 start;            /* performance counter when it began */
@@ -108,8 +105,6 @@ typedef struct bp_app {
     bp_trails trails;
     bool trails_live; /* trails holds the recent path (T is on) */
     bp_chart chart;
-    char message[160];     /* shown on screen ... */
-    Uint32 message_until;  /* ... until then, SDL ticks */
     /* The steps' wall time, for the HUD: the second under way, and the
      * last whole second, which the HUD shows. */
     bp_steptime second_now, second_last;
@@ -253,18 +248,19 @@ static bool free_name(char *path, size_t size, const char *prefix, const char *e
 /* A short note on screen, and on stdout at once. */
 static void tell(bp_app *app, const char *what, const char *path)
 {
-    /* A long one is cut on screen (stdout gets it whole). */
-    if (snprintf(app->message, sizeof app->message, "%s %s", what, path) < 0)
-        app->message[0] = '\0';
-    app->message_until = SDL_GetTicks() + BP_MESSAGE_MS;
-    printf("ballpit: %s %s\n", what, path);
-    fflush(stdout);
+    bp_view_tell(&app->view, what, path, false);
+}
+
+/* An error on screen (Esc closes it), and on stdout at once. */
+static void tell_error(bp_app *app, const char *what, const char *why)
+{
+    bp_view_tell(&app->view, what, why, true);
 }
 
 /* Whether a note is to be on screen now. */
 static bool message_due(const bp_app *app)
 {
-    return app->message[0] != '\0' && (Sint32)(app->message_until - SDL_GetTicks()) > 0;
+    return bp_view_message_due(&app->view);
 }
 
 static void screenshot(bp_app *app)
@@ -329,7 +325,7 @@ static void fit_window(bp_app *app)
 static bool load_scene(bp_app *app)
 {
     if (app->view.one_scene) {
-        tell(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
+        tell_error(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
         return true;
     }
     /* A name that fails to load leaves the one R resets to as it was. */
@@ -340,7 +336,7 @@ static bool load_scene(bp_app *app)
     char why[512];
     bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
     if (!fresh) {
-        tell(app, "cannot load:", why);
+        tell_error(app, "cannot load:", why);
         return true;
     }
     memcpy(app->loaded_name, name, sizeof name);
@@ -356,6 +352,7 @@ static bool load_scene(bp_app *app)
     app->furthest = app->session.tick;
     app->input.dragging = app->input.drawing_wall = app->input.dragging_end = false;
     bp_undo_clear(&app->input.undo);
+    app->input.undo.changed = false; /* a fresh scene: nothing to save yet */
     app->width = (int)SDL_ceil(w->params.width);
     app->height = (int)SDL_ceil(w->params.height);
     fit_window(app);
@@ -375,8 +372,10 @@ static void save_scene(bp_app *app)
     bool ok = f && bp_scene_save(app->session.world, f);
     if (f && fclose(f) != 0)
         ok = false;
-    if (ok)
+    if (ok) {
+        app->input.undo.changed = false; /* Esc quits without asking again */
         tell(app, "scene saved to", path);
+    }
     else
         fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
 }
@@ -573,7 +572,7 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
     app->shown_message = message_due(app) || app->view.prompting;
     char prompt[160];
     snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
-    stats->message = app->view.prompting ? prompt : app->shown_message ? app->message : NULL;
+    stats->message = app->view.prompting ? prompt : app->shown_message ? app->view.message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     draw_timeline(app);
     if (app->view.screenshot) {
@@ -925,6 +924,7 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
     if (app->recording)
         app->session.writer = &app->writer;
     bp_input_init(&app->input, &app->view, opts, world);
+    app->view.echo = true;
     if (!snapshot(app)) {
         fprintf(stderr, "ballpit: out of memory\n");
         return 1;
