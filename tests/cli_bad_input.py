@@ -190,6 +190,25 @@ def main():
                   "runtime: a full disk exits 1 naming frames.csv",
                   "exit %d stderr %r" % (p.returncode, p.stderr))
 
+        # No display (over ssh): SDL fell back to a driver that shows
+        # nothing, and the window ran invisibly until killed. It must say
+        # so at once, in one line, and point to --headless.
+        bare = {k: v for k, v in os.environ.items()
+                if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+        try:
+            p = subprocess.run([BALLPIT, "--balls", "3"], cwd=tmp, env=bare,
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               timeout=20)
+            lines = p.stderr.splitlines()
+            check(p.returncode == 1 and len(lines) == 1 and "no display" in lines[0]
+                  and "--headless" in lines[0] and p.stdout == "",
+                  "runtime: with no display the window exits 1 at once, one line suggesting "
+                  "--headless", "exit %d stdout %r stderr %r" % (p.returncode, p.stdout,
+                                                                  p.stderr))
+        except subprocess.TimeoutExpired:
+            check(False, "runtime: with no display the window exits 1 at once, one line "
+                  "suggesting --headless", "still running after 20 s")
+
         # Not bad input: these must succeed.
         for args in (["--help"], ["--version"]):
             p = run(args, tmp)

@@ -4,8 +4,9 @@
 a person would: grab ball 1, drag it and hold it still before letting go
 (it must drop, not fly), then grab ball 0 and fling it (it must fly off
 with the flick's speed). Afterwards the recording, replayed headless and in
-a window, must reproduce the live frames.csv byte for byte. Last, a window
-on a world at rest must not keep redrawing it.
+a window, must reproduce the live frames.csv byte for byte. A window on a
+world at rest must not keep redrawing it, a pile of single steps asked for
+must not keep it from quitting, and Esc asks before unsaved edits are lost.
 
 usage: e2e_window.py PATH/TO/ballpit   (TAP on stdout; needs Xvfb, xdotool)
 """
@@ -237,9 +238,83 @@ def overlay_scenario(display):
                   "overlays: the pin is an input of the recording (inspect 0)")
 
 
+PILE_SCENE = """# two balls at 100,000 Hz: a second of single steps is 100,000 of them
+world w=640 h=480 gravity=0 restitution=1 friction=0 drag=0 hz=100000
+ball x=160 y=240 r=30
+ball x=480 y=360 r=25
+"""
+PILE_ASKED = 6000000  # a minute of steps at most is carried; 100 presses ask 10,000,000
+
+
+def last_dumped_step(live):
+    try:
+        with open(os.path.join(live, "frames.csv"), "rb") as f:
+            rows = [r for r in f.read().split(b"\n")[1:] if r[:1].isdigit()]
+        return int(rows[-1].split(b",")[0]) if rows else -1
+    except OSError:
+        return -1
+
+
+def single_steps_scenario(display):
+    """Paused, 100 Shift+Right ask for 100 s of single steps at 100,000 Hz;
+    then Esc (or SIGTERM). A window that ran every step asked for in the
+    frame the keys came in ignored Esc and SIGTERM until it was done; one
+    that runs a bounded slice a frame quits long before it is."""
+    env = no_leak_check(window_env(display))
+    for how in ("Esc", "SIGTERM"):
+        with tempfile.TemporaryDirectory() as tmp:
+            scene = write_scene(tmp, "pile.scene", PILE_SCENE)
+            live = os.path.join(tmp, "live")
+            proc = subprocess.Popen([BALLPIT, "--scene", scene, "--dump", live, "--dump-every",
+                                     "100"], env=env, cwd=tmp, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            win = find_window(env, proc)
+            if win and wait_for_steps(live, 100, proc):
+                xdo(env, "mousemove", "--window", win, 320, 100, "sleep", 0.3, "key", "space",
+                    "sleep", 0.3, "key", "--delay", 5, "--repeat", 100, "shift+Right")
+                if how == "Esc":
+                    xdo(env, "key", "Escape")
+                else:
+                    proc.terminate()
+            out, err = wait_exit(proc, 120)
+            last = last_dumped_step(live)
+            check(win is not None and proc.returncode == 0 and 0 <= last < PILE_ASKED,
+                  "single steps: %s after 100 Shift+Right quits before the %d steps asked for "
+                  "are taken (last step dumped: %d)" % (how, PILE_ASKED, last),
+                  "exit %s, window %s\n%s" % (proc.returncode, win, err.decode()))
+
+
+def unsaved_edits_scenario(display):
+    """A ball spawned, then Esc: the window asks (on screen and on stdout)
+    instead of quitting; Esc again quits, status 0."""
+    env = no_leak_check(window_env(display))
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "two.scene", SCENE)
+        proc = subprocess.Popen([BALLPIT, "--scene", scene], env=env, cwd=tmp,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        win = find_window(env, proc)
+        asked = False
+        if win:
+            time.sleep(2.0)  # a loaded machine: let the first frames pass before the keys
+            xdo(env, "mousemove", "--window", win, 320, 100, "sleep", 0.3, "key", "s",
+                "sleep", 0.3, "key", "Escape", "sleep", 1.0)
+            asked = proc.poll() is None
+            xdo(env, "key", "Escape")
+        out, err = wait_exit(proc, 60)
+        out = out.decode()
+        check(win is not None and asked and proc.returncode == 0 and
+              "unsaved edits: Esc again to quit, Ctrl+S to save" in out,
+              "unsaved edits: Esc asks first, Esc again quits",
+              "asked %s exit %s\nstdout %r\nstderr %s" % (asked, proc.returncode, out,
+                                                          err.decode()))
+
+
 def main():
     xvfb, display = start_xvfb()
     try:
+        single_steps_scenario(display)
+        unsaved_edits_scenario(display)
         scenario(display)
         steady_flicks_scenario(display)
         rest_scenario(display)

@@ -366,6 +366,39 @@ static void rewinds_in_recordings(void)
     }
 }
 
+/* Ctrl+O of a 240 Hz scene over a 120 Hz world: the history starts again,
+ * reaching --history seconds back at the new rate. It was rebuilt from the
+ * old step count over the new rate: half the seconds here, and a tenth
+ * (3 s of 30) for a 1200 Hz scene. */
+static void a_loaded_scene_keeps_history_seconds(void)
+{
+    bp_options opts = bp_options_default();
+    opts.balls = 10;
+    int status = 0;
+    char err[256];
+    bp_world *w = bp_setup_world(&opts, &status, err, sizeof err);
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    bp_history h;
+    bp_history_init(&h, opts.history, w->params.hz, BP_HISTORY_MAX_BYTES);
+    bool kept = bp_session_keep_history(&s, &h);
+    for (int k = 0; k < 10; k++)
+        bp_session_step(&s, err, sizeof err);
+    bp_options scene = bp_setup_options_for_scene(&opts, BP_SCENES_DIR "/billiard.scene");
+    bp_world *fresh = bp_setup_world(&scene, &status, err, sizeof err);
+    kept = kept && fresh && bp_session_load(&s, fresh, &scene);
+    TAP_OK(kept && w->params.hz == 240.0 && h.keep_steps == 30 * 240,
+           "a 240 Hz scene loaded over a 120 Hz world: the history reaches 30 s back, "
+           "7200 steps");
+    if (kept && h.keep_steps != 30 * 240)
+        printf("#   keep_steps %llu\n", (unsigned long long)h.keep_steps);
+    TAP_OK(kept && bp_history_oldest(&h) == s.tick,
+           "and starts at the step of the load: the past of the other scene is gone");
+    bp_world_destroy(fresh);
+    bp_history_free(&h);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     restore_gives_back_the_saved_bits();
@@ -377,5 +410,6 @@ int main(void)
     the_history_keeps_to_its_budget();
     the_next_snapshot_is_made_ready_ahead();
     rewinds_in_recordings();
+    a_loaded_scene_keeps_history_seconds();
     return tap_done();
 }

@@ -137,6 +137,33 @@ static void paused_a_move_places_at_once(void)
     bp_world_destroy(r.world);
 }
 
+static SDL_Event shift_key(SDL_Keycode sym)
+{
+    SDL_Event ev = key(sym);
+    ev.key.keysym.mod = KMOD_LSHIFT;
+    return ev;
+}
+
+/* Shift+Right asks for a second of single steps; a held key repeats. At
+ * 100,000 Hz, 30,000 presses asked for 3e9 steps, past an int. */
+static void single_steps_are_bounded(void)
+{
+    rig r;
+    rig_make(&r);
+    r.world->params.hz = 100000.0;
+    feed(&r, key(SDLK_SPACE));
+    for (int k = 0; k < 30000; k++)
+        feed(&r, shift_key(SDLK_RIGHT));
+    /* A minute of simulated time ahead at most: 6,000,000 steps here. */
+    TAP_OK(r.view.single_steps == 6000000,
+           "30,000 Shift+Right at 100,000 Hz ask for a minute of steps, no more (no overflow)");
+    if (r.view.single_steps != 6000000)
+        printf("#   pending %lld\n", (long long)r.view.single_steps);
+    feed(&r, key(SDLK_SPACE));
+    TAP_OK(r.view.single_steps == 0, "Space, running again, drops the single steps asked for");
+    bp_world_destroy(r.world);
+}
+
 static void g_keeps_the_sign_of_gravity(void)
 {
     rig r;
@@ -205,6 +232,33 @@ static SDL_Event ctrl_key(SDL_Keycode sym)
     SDL_Event ev = key(sym);
     ev.key.keysym.mod = KMOD_LCTRL;
     return ev;
+}
+
+/* X on the wall whose end is held: the walls after it move down a place,
+ * and the drag went on moving whichever wall took the held one's index. */
+static void x_on_a_dragged_wall_ends_the_drag(void)
+{
+    rig r;
+    rig_make(&r);
+    bp_input a = {.kind = BP_INPUT_WALL, .v = {100, 500, 400, 500, 3}};
+    bp_input b = {.kind = BP_INPUT_WALL, .v = {100, 100, 400, 100, 3}};
+    bp_session_apply(&r.session, &a, r.err, sizeof r.err);
+    bp_session_apply(&r.session, &b, r.err, sizeof r.err);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, 400, 500, 1000));
+    feed(&r, motion(420, 480, 1010));
+    feed(&r, key(SDLK_x));
+    TAP_OK(r.world->wall_count == 1 && r.world->walls[0].y1 == 100.0,
+           "X over the end being dragged deletes that wall");
+    feed(&r, motion(450, 450, 1020));
+    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 450, 1030));
+    TAP_OK(r.world->walls[0].x1 == 100.0 && r.world->walls[0].y1 == 100.0 &&
+               r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 100.0,
+           "moving on and letting go moves no other wall");
+    feed(&r, ctrl_key(SDLK_z));
+    TAP_OK(r.world->wall_count == 2 && r.world->walls[1].x2 == 420.0 &&
+               r.world->walls[1].y2 == 480.0 && r.world->walls[0].x2 == 400.0,
+           "Ctrl+Z brings the deleted wall back as it was dragged; the other is as it was");
+    bp_world_destroy(r.world);
 }
 
 static void edits_are_undone_and_redone(void)
@@ -356,15 +410,65 @@ static void wall_edits_replay(void)
     bp_replay_free(&rp);
 }
 
+/* Esc closes what is open before it quits, and asks before edits are
+ * lost; closing the window (SDL_QUIT) quits at once. */
+static void esc_closes_first_and_asks_before_losing_edits(void)
+{
+    rig r;
+    rig_make(&r);
+    feed(&r, key(SDLK_h));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.show_help && !r.view.quit, "Esc with the help open closes the help");
+    bp_view_tell(&r.view, "cannot load:", "nowhere: no such scene file", true);
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!bp_view_message_due(&r.view) && !r.view.quit, "Esc closes an error on screen");
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "with nothing open and no edits, Esc quits at once");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, motion(600, 300, 1000));
+    feed(&r, key(SDLK_s));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.quit && bp_view_message_due(&r.view) &&
+               strstr(r.view.message, "unsaved edits") && strstr(r.view.message, "Ctrl+S"),
+           "a ball spawned: Esc asks (unsaved edits, Esc again to quit, Ctrl+S to save)");
+    feed(&r, key(SDLK_TAB));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(!r.view.quit, "another key in between takes the question back: Esc asks again");
+    SDL_Event ctrl = key(SDLK_LCTRL);
+    feed(&r, ctrl);
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "Esc again quits (a modifier pressed between does not count)");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, key(SDLK_e));
+    feed(&r, key(SDLK_r));
+    feed(&r, key(SDLK_ESCAPE));
+    TAP_OK(r.view.quit, "edits undone by R (back to the start): nothing to lose, Esc quits");
+    bp_world_destroy(r.world);
+
+    rig_make(&r);
+    feed(&r, key(SDLK_d));
+    SDL_Event close = {.type = SDL_QUIT};
+    feed(&r, close);
+    TAP_OK(r.view.quit, "closing the window quits at once, edits or not");
+    bp_world_destroy(r.world);
+}
+
 int main(void)
 {
     g_keeps_the_sign_of_gravity();
+    single_steps_are_bounded();
     r_resets_the_time_scale();
     walls_are_placed_deleted_and_dragged();
     wall_edits_replay();
     edits_are_undone_and_redone();
+    x_on_a_dragged_wall_ends_the_drag();
     undo_brings_a_deleted_ball_back_as_it_was();
     ctrl_o_asks_for_a_scene_name();
+    esc_closes_first_and_asks_before_losing_edits();
     a_frame_of_travel_is_spread_over_its_steps();
     paused_a_move_places_at_once();
     pausing_places_the_travel_left();

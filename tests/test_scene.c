@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "scene.h"
 #include "sceneio.h"
+#include "setup.h"
 #include "tap.h"
 
 /* A new world built from a parsed scene, which it frees; NULL when the
@@ -397,9 +398,28 @@ static void loaded_sleepers_are_only_balls_that_could_rest(void)
     bp_world_destroy(w);
 }
 
+/* Ctrl+O after --pit 50: the pit stood in for the loaded scene too, its
+ * arena replacing the scene's, and the load failed. */
+static void a_scene_loaded_after_the_pit_is_that_scene(void)
+{
+    char *argv[] = {"ballpit", "--pit", "50", NULL};
+    bp_options given = bp_options_default();
+    char err[512] = "";
+    int status = bp_options_parse(&given, 3, argv, err, sizeof err);
+    bp_options opts = bp_setup_options_for_scene(&given, BP_SCENES_DIR "/funnel.scene");
+    bp_world *w = status == 0 ? bp_setup_world(&opts, &status, err, sizeof err) : NULL;
+    TAP_OK(w && w->params.width == 1024.0 && w->params.height == 768.0 && w->count == 40 &&
+               w->params.friction == 0.6,
+           "after --pit 50, loading funnel gives funnel: its arena, its 40 balls, its friction");
+    if (!w)
+        printf("#   %s\n", err);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     rotation_keys_set_the_balls_angle_and_spin();
+    a_scene_loaded_after_the_pit_is_that_scene();
     a_saved_scene_loads_back_to_the_same_bits();
     a_pile_saved_at_rest_loads_back_at_rest();
     the_solver_key_round_trips();

@@ -58,9 +58,6 @@
  * 10 MB of 100,000 balls. */
 #define BP_HISTORY_PREPARE_PER_FRAME ((size_t)1 << 20)
 
-/* How long a note of a saved file stays on screen, ms. */
-#define BP_MESSAGE_MS 2500
-
 /* What the HUD's figures are made of, over the half second they cover. */
 typedef struct hud_period {
     Uint64 start;            /* performance counter when it began */
@@ -108,8 +105,6 @@ typedef struct bp_app {
     bp_trails trails;
     bool trails_live; /* trails holds the recent path (T is on) */
     bp_chart chart;
-    char message[160];     /* shown on screen ... */
-    Uint32 message_until;  /* ... until then, SDL ticks */
     /* The steps' wall time, for the HUD: the second under way, and the
      * last whole second, which the HUD shows. */
     bp_steptime second_now, second_last;
@@ -253,18 +248,19 @@ static bool free_name(char *path, size_t size, const char *prefix, const char *e
 /* A short note on screen, and on stdout at once. */
 static void tell(bp_app *app, const char *what, const char *path)
 {
-    /* A long one is cut on screen (stdout gets it whole). */
-    if (snprintf(app->message, sizeof app->message, "%s %s", what, path) < 0)
-        app->message[0] = '\0';
-    app->message_until = SDL_GetTicks() + BP_MESSAGE_MS;
-    printf("ballpit: %s %s\n", what, path);
-    fflush(stdout);
+    bp_view_tell(&app->view, what, path, false);
+}
+
+/* An error on screen (Esc closes it), and on stdout at once. */
+static void tell_error(bp_app *app, const char *what, const char *why)
+{
+    bp_view_tell(&app->view, what, why, true);
 }
 
 /* Whether a note is to be on screen now. */
 static bool message_due(const bp_app *app)
 {
-    return app->message[0] != '\0' && (Sint32)(app->message_until - SDL_GetTicks()) > 0;
+    return bp_view_message_due(&app->view);
 }
 
 static void screenshot(bp_app *app)
@@ -325,43 +321,44 @@ static void fit_window(bp_app *app)
 /* Ctrl+O: the world of the scene named in the prompt (a file, or an
  * example by name), swapped in as a reset swaps in the initial world; R
  * then goes back to it. Not while recording or dumping: those files hold
- * one scene's run. */
-static void load_scene(bp_app *app)
+ * one scene's run. false when memory runs out (app->err). */
+static bool load_scene(bp_app *app)
 {
     if (app->view.one_scene) {
-        tell(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
-        return;
+        tell_error(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
+        return true;
     }
-    snprintf(app->loaded_name, sizeof app->loaded_name, "%s", app->view.prompt);
-    bp_options opts = *app->session.opts;
-    opts.scene_path = app->loaded_name;
-    /* The scene's own settings, not the ones given for the first. */
-    opts.params = bp_params_default();
-    opts.params_set = 0;
+    /* A name that fails to load leaves the one R resets to as it was. */
+    char name[sizeof app->loaded_name];
+    snprintf(name, sizeof name, "%s", app->view.prompt);
+    bp_options opts = bp_setup_options_for_scene(app->session.opts, name);
     int status = 0;
     char why[512];
     bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
     if (!fresh) {
-        tell(app, "cannot load:", why);
-        return;
+        tell_error(app, "cannot load:", why);
+        return true;
     }
-    bp_world *w = app->session.world;
-    fresh->threads = w->threads;
-    bp_world old = *w;
-    *w = *fresh;
-    *fresh = old;
-    bp_world_destroy(fresh);
+    memcpy(app->loaded_name, name, sizeof name);
+    opts.scene_path = app->loaded_name;
     app->loaded_opts = opts;
-    app->session.opts = &app->loaded_opts;
-    app->session.held = -1;
-    app->session.jumped = true;
+    bool kept = bp_session_load(&app->session, fresh, &app->loaded_opts);
+    bp_world_destroy(fresh);
+    if (!kept) {
+        snprintf(app->err, sizeof app->err, "history: out of memory");
+        return false;
+    }
+    const bp_world *w = app->session.world;
+    app->furthest = app->session.tick;
     app->input.dragging = app->input.drawing_wall = app->input.dragging_end = false;
     bp_undo_clear(&app->input.undo);
+    app->input.undo.changed = false; /* a fresh scene: nothing to save yet */
     app->width = (int)SDL_ceil(w->params.width);
     app->height = (int)SDL_ceil(w->params.height);
     fit_window(app);
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
     tell(app, "loaded", app->loaded_name);
+    return true;
 }
 
 static void save_scene(bp_app *app)
@@ -375,8 +372,10 @@ static void save_scene(bp_app *app)
     bool ok = f && bp_scene_save(app->session.world, f);
     if (f && fclose(f) != 0)
         ok = false;
-    if (ok)
+    if (ok) {
+        app->input.undo.changed = false; /* Esc quits without asking again */
         tell(app, "scene saved to", path);
+    }
     else
         fprintf(stderr, "ballpit: save scene: cannot write %s\n", path);
 }
@@ -573,7 +572,7 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
     app->shown_message = message_due(app) || app->view.prompting;
     char prompt[160];
     snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
-    stats->message = app->view.prompting ? prompt : app->shown_message ? app->message : NULL;
+    stats->message = app->view.prompting ? prompt : app->shown_message ? app->view.message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     draw_timeline(app);
     if (app->view.screenshot) {
@@ -639,6 +638,25 @@ static bool frame_unchanged(const bp_app *app, bool events, bool jumped, bool st
            !(stats_new && app->view.show_hud) && world_shown(app);
 }
 
+/* The single steps asked for (paused: N, Right, Shift+Right), as many as
+ * the frame's step budget allows, at least one; the rest wait for the next
+ * frames. All at once, 100 Shift+Right ran for 6.7 s in one frame, deaf
+ * to Esc and SIGTERM. false on failure (app->err). */
+static bool single_steps(bp_app *app, Uint64 frame_from)
+{
+    Uint64 budget = (Uint64)(BP_FRAME_STEP_BUDGET * app->freq);
+    if (steps_done(app))
+        app->view.single_steps = 0;
+    for (int taken = 0; app->view.single_steps > 0 && !steps_done(app); taken++) {
+        if (taken > 0 && SDL_GetPerformanceCounter() - frame_from >= budget)
+            return true;
+        if (!step(app, app->err, sizeof app->err))
+            return false;
+        app->view.single_steps--;
+    }
+    return true;
+}
+
 /* What a frame did, and so what the loop does before the next one. */
 typedef enum frame_result {
     FRAME_END,       /* quit, --steps, or a failure (app->failed, app->err) */
@@ -676,19 +694,9 @@ static frame_result frame(bp_app *app)
     }
     if (app->view.load_scene) {
         app->view.load_scene = false;
-        load_scene(app);
+        if (!load_scene(app))
+            return failed(app);
         app->dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
-        /* The past of another scene is not this one's to go back to. */
-        if (s->history) {
-            double seconds = (double)s->history->keep_steps / s->world->params.hz;
-            bp_history_free(s->history);
-            bp_history_init(s->history, seconds, s->world->params.hz, BP_HISTORY_MAX_BYTES);
-            if (!bp_session_keep_history(s, s->history)) {
-                snprintf(err, err_size, "history: out of memory");
-                return failed(app);
-            }
-            app->furthest = s->tick;
-        }
     }
     if (s->tick < app->last_tick && app->trails_live)
         bp_trails_clear(&app->trails); /* no line back to where the balls were */
@@ -733,10 +741,8 @@ static frame_result frame(bp_app *app)
      * rather than spiral. */
     if (taken == most)
         app->accumulator = 0.0;
-    for (; app->view.single_steps > 0 && !steps_done(app); app->view.single_steps--)
-        if (!step(app, err, err_size))
-            return failed(app);
-    app->view.single_steps = 0;
+    if (!single_steps(app, steps_from))
+        return failed(app);
     /* The next snapshot's fresh memory a slice a frame, rather than all of
      * it in the step that takes it (a 25 ms hitch at 100,000 balls). */
     if (s->history)
@@ -804,10 +810,37 @@ static bool loop(bp_app *app)
     }
 }
 
+/* Why there is no display to show a window on, or NULL. Without one (over
+ * ssh) SDL falls back to a driver that shows nothing, and the window ran
+ * invisibly until killed: those drivers only when SDL_VIDEODRIVER asks. */
+static const char *display_missing(bool initialised)
+{
+    const char *asked = SDL_getenv("SDL_VIDEODRIVER");
+    bool named = asked && *asked;
+#if defined(__unix__) && !defined(__APPLE__) && !defined(__EMSCRIPTEN__)
+    /* Before SDL_Init, which would only probe and complain. */
+    if (!named && !SDL_getenv("DISPLAY") && !SDL_getenv("WAYLAND_DISPLAY"))
+        return "DISPLAY and WAYLAND_DISPLAY are unset";
+#endif
+    const char *driver = initialised ? SDL_GetCurrentVideoDriver() : NULL;
+    if (driver && !(named && SDL_strcasecmp(asked, driver) == 0) &&
+        (SDL_strcmp(driver, "offscreen") == 0 || SDL_strcmp(driver, "dummy") == 0))
+        return "none of SDL's video drivers reached one";
+    return NULL;
+}
+
+/* Opens the window and its renderer; false on failure, the reason in
+ * app->err when there is no display (else SDL_GetError's). */
 static bool open_window(bp_app *app)
 {
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+    const char *none = display_missing(false);
+    if (!none && SDL_Init(SDL_INIT_VIDEO) != 0)
         return false;
+    if (none || (none = display_missing(true))) {
+        snprintf(app->err, sizeof app->err,
+                 "no display to open a window on (%s); use --headless to run without one", none);
+        return false;
+    }
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
 #ifdef __EMSCRIPTEN__
     /* The renderer there is WebGL's: a window made for it at once is not
@@ -870,7 +903,10 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
         return 2;
     }
     if (!open_window(app)) {
-        fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
+        if (app->err[0])
+            fprintf(stderr, "ballpit: %s\n", app->err);
+        else
+            fprintf(stderr, "ballpit: cannot open a window: %s\n", SDL_GetError());
         return 1;
     }
     if (opts->record_path &&
@@ -888,6 +924,7 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
     if (app->recording)
         app->session.writer = &app->writer;
     bp_input_init(&app->input, &app->view, opts, world);
+    app->view.echo = true;
     if (!snapshot(app)) {
         fprintf(stderr, "ballpit: out of memory\n");
         return 1;

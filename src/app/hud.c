@@ -237,7 +237,7 @@ static const char *const help_lines[] = {
     "K               energy chart (last 10 s)",
     "I, middle click inspect the ball (again: off)",
     "H, F1           this help",
-    "Esc             quit",
+    "Esc             close note/help; quit (asks)",
 };
 #define BP_HELP_LINES (int)(sizeof help_lines / sizeof help_lines[0])
 

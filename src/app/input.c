@@ -27,6 +27,52 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
     bp_throw_reset(&h->tracker);
 }
 
+/* How long a note stays on screen, and an error (until Esc closes it), ms. */
+#define BP_NOTE_MS 2500
+#define BP_ERROR_MS 6000
+
+void bp_view_tell(bp_view *view, const char *what, const char *detail, bool error)
+{
+    /* A long one is cut on screen (stdout gets it whole). */
+    if (snprintf(view->message, sizeof view->message, "%s %s", what, detail) < 0)
+        view->message[0] = '\0';
+    view->message_until = SDL_GetTicks() + (error ? BP_ERROR_MS : BP_NOTE_MS);
+    view->message_error = error;
+    if (view->echo) {
+        printf("ballpit: %s %s\n", what, detail);
+        fflush(stdout);
+    }
+}
+
+bool bp_view_message_due(const bp_view *view)
+{
+    return view->message[0] != '\0' && (Sint32)(view->message_until - SDL_GetTicks()) > 0;
+}
+
+bool bp_input_unsaved(const bp_input_handler *h)
+{
+    return h->undo.changed;
+}
+
+/* Esc closes what is open first (an error or question on screen, then the
+ * help), and only then quits; with unsaved edits it asks, and Esc again
+ * (the next key) quits. asked: the last key was the Esc that asked. */
+static void escape(const bp_input_handler *h, bp_view *view, bool asked)
+{
+    if (asked) {
+        view->quit = true;
+    } else if (view->message_error && bp_view_message_due(view)) {
+        view->message[0] = '\0';
+    } else if (view->show_help) {
+        view->show_help = false;
+    } else if (bp_input_unsaved(h) && !view->replaying) {
+        view->quit_asked = true;
+        bp_view_tell(view, "unsaved edits:", "Esc again to quit, Ctrl+S to save", true);
+    } else {
+        view->quit = true;
+    }
+}
+
 /* Every input goes through the undo history, which keeps the edits. */
 static int apply(bp_input_handler *h, bp_session *s, bp_input_kind kind, double a, double b,
                  double c, char *err, size_t err_size)
@@ -58,6 +104,17 @@ static double nudge_drag(double drag, bool up)
     return drag / 2.0 < 0.01 ? 0.0 : drag / 2.0;
 }
 
+/* Lets go of a held wall end. Before any edit that may renumber the walls
+ * (X, Delete, undo, redo): the drag would go on moving whichever wall took
+ * the held one's index. */
+static void end_wall_drag(bp_input_handler *h)
+{
+    if (!h->dragging_end)
+        return;
+    h->dragging_end = false;
+    bp_undo_end_drag(&h->undo);
+}
+
 static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shift, char *err,
                    size_t err_size)
 {
@@ -69,6 +126,7 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
         h->dragging = h->drawing_wall = h->dragging_end = false;
         int status = apply(h, s, BP_INPUT_RESET, 0, 0, 0, err, err_size);
         bp_undo_clear(&h->undo); /* what it knew is gone */
+        h->undo.changed = false; /* and so are the edits: nothing to save */
         /* The initial gravity, sign and all, is what G brings back now. */
         h->gravity_on = p->gravity != 0.0 ? p->gravity : 980.0;
         return status;
@@ -78,6 +136,7 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
                      err_size);
     case SDLK_DELETE:
     case SDLK_x:
+        end_wall_drag(h);
         /* A ball under the cursor goes first, else a wall. */
         if (bp_query_point(s->world, cx, cy) < 0 && bp_session_wall_at(s->world, cx, cy) >= 0)
             return apply(h, s, BP_INPUT_UNWALL, cx, cy, 0, err, err_size);
@@ -120,6 +179,13 @@ static int inspect_at(bp_input_handler *h, bp_view *view, bp_session *s, double 
     return apply(h, s, BP_INPUT_INSPECT, id == s->inspect ? -1.0 : (double)id, 0, 0, err, err_size);
 }
 
+/* Asks for n more single steps, up to BP_SINGLE_STEPS_AHEAD s of them. */
+static void ask_single_steps(bp_view *view, uint64_t n, double hz)
+{
+    uint64_t most = (uint64_t)(BP_SINGLE_STEPS_AHEAD * hz);
+    view->single_steps = view->single_steps + n < most ? view->single_steps + n : most;
+}
+
 /* Backspace goes back a second; paused, Left goes back a step (Shift: a
  * second) and Right on (single steps). Going back is a rewind input: the
  * edits after that point are gone, so their undo goes too. Not while the
@@ -130,7 +196,7 @@ static int time_key(bp_input_handler *h, bp_view *view, bp_session *s, SDL_Keyco
     uint64_t second = (uint64_t)s->world->params.hz;
     if (key == SDLK_RIGHT) {
         if (view->paused)
-            view->single_steps += shift ? (int)second : 1;
+            ask_single_steps(view, shift ? second : 1, s->world->params.hz);
         return 0;
     }
     if (view->replaying || !s->history || h->dragging || h->drawing_wall || h->dragging_end ||
@@ -155,22 +221,89 @@ static int time_key(bp_input_handler *h, bp_view *view, bp_session *s, SDL_Keyco
     return status;
 }
 
+static bool is_modifier(SDL_Keycode key)
+{
+    return key == SDLK_LSHIFT || key == SDLK_RSHIFT || key == SDLK_LCTRL || key == SDLK_RCTRL ||
+           key == SDLK_LALT || key == SDLK_RALT || key == SDLK_LGUI || key == SDLK_RGUI;
+}
+
+/* Keys that change only how the window runs and looks; false for others.
+ * ctrl: Ctrl is down (Ctrl+C is no colour key). */
+static bool view_key(bp_view *view, SDL_Keycode key, bool ctrl)
+{
+    switch (key) {
+    case SDLK_LEFTBRACKET:
+        view->time_scale = fmax(view->time_scale / 2.0, BP_TIME_SCALE_MIN);
+        return true;
+    case SDLK_RIGHTBRACKET:
+        view->time_scale = fmin(view->time_scale * 2.0, BP_TIME_SCALE_MAX);
+        return true;
+    case SDLK_h:
+    case SDLK_F1:
+        view->show_help = !view->show_help;
+        return true;
+    case SDLK_TAB:
+        view->show_hud = !view->show_hud;
+        return true;
+    case SDLK_F12:
+        view->screenshot = true;
+        return true;
+    case SDLK_t:
+        view->look.trails = view->look.trails > 0.0 ? 0.0 : view->trails_on;
+        return true;
+    case SDLK_v:
+        view->look.vectors = !view->look.vectors;
+        return true;
+    case SDLK_c:
+        if (ctrl)
+            return false;
+        view->look.color_by = (bp_color_by)((view->look.color_by + 1) % BP_COLOR_BY_COUNT);
+        return true;
+    case SDLK_b:
+        view->look.debug = !view->look.debug;
+        return true;
+    case SDLK_k:
+        view->show_chart = !view->show_chart;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* While a scene's name is typed, keys edit it and nothing else. */
+static void prompt_key(bp_view *view, SDL_Keycode key)
+{
+    size_t n = strlen(view->prompt);
+    if (key == SDLK_RETURN || key == SDLK_KP_ENTER) {
+        view->prompting = false;
+        view->load_scene = n > 0;
+    } else if (key == SDLK_ESCAPE) {
+        view->prompting = false;
+    } else if (key == SDLK_BACKSPACE && n > 0) {
+        view->prompt[n - 1] = '\0';
+    }
+}
+
+/* Any key but Esc (a modifier alone is no key yet) takes back the question
+ * Esc asked, and its note. Returns whether the question was open. */
+static bool take_back_question(bp_view *view, SDL_Keycode key)
+{
+    bool asked = view->quit_asked;
+    if (asked && !is_modifier(key)) {
+        view->quit_asked = false;
+        if (key != SDLK_ESCAPE)
+            view->message[0] = '\0';
+    }
+    return asked;
+}
+
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
                     char *err, size_t err_size)
 {
     SDL_Keycode key = k->keysym.sym;
     bool shift = (k->keysym.mod & KMOD_SHIFT) != 0, ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
-    /* While a scene's name is typed, keys edit it and nothing else. */
     if (view->prompting) {
-        size_t n = strlen(view->prompt);
-        if (key == SDLK_RETURN || key == SDLK_KP_ENTER) {
-            view->prompting = false;
-            view->load_scene = n > 0;
-        } else if (key == SDLK_ESCAPE) {
-            view->prompting = false;
-        } else if (key == SDLK_BACKSPACE && n > 0) {
-            view->prompt[n - 1] = '\0';
-        }
+        prompt_key(view, key);
         return 0;
     }
     /* A held key repeats only where repeating means something: single steps
@@ -178,9 +311,12 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     if (k->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFTBRACKET &&
         key != SDLK_RIGHTBRACKET && key != SDLK_LEFT && key != SDLK_RIGHT)
         return 0;
+    bool asked = take_back_question(view, key);
+    if (view_key(view, key, ctrl))
+        return 0;
     switch (key) {
     case SDLK_ESCAPE:
-        view->quit = true;
+        escape(h, view, asked);
         return 0;
     case SDLK_SPACE: {
         view->paused = !view->paused;
@@ -198,40 +334,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDLK_PERIOD:
     case SDLK_n:
         if (view->paused)
-            view->single_steps++;
-        return 0;
-    case SDLK_LEFTBRACKET:
-        view->time_scale = fmax(view->time_scale / 2.0, BP_TIME_SCALE_MIN);
-        return 0;
-    case SDLK_RIGHTBRACKET:
-        view->time_scale = fmin(view->time_scale * 2.0, BP_TIME_SCALE_MAX);
-        return 0;
-    case SDLK_h:
-    case SDLK_F1:
-        view->show_help = !view->show_help;
-        return 0;
-    case SDLK_TAB:
-        view->show_hud = !view->show_hud;
-        return 0;
-    case SDLK_F12:
-        view->screenshot = true;
-        return 0;
-    case SDLK_t:
-        view->look.trails = view->look.trails > 0.0 ? 0.0 : view->trails_on;
-        return 0;
-    case SDLK_v:
-        view->look.vectors = !view->look.vectors;
-        return 0;
-    case SDLK_c:
-        if (ctrl)
-            break;
-        view->look.color_by = (bp_color_by)((view->look.color_by + 1) % BP_COLOR_BY_COUNT);
-        return 0;
-    case SDLK_b:
-        view->look.debug = !view->look.debug;
-        return 0;
-    case SDLK_k:
-        view->show_chart = !view->show_chart;
+            ask_single_steps(view, 1, s->world->params.hz);
         return 0;
     case SDLK_i:
         return inspect_at(h, view, s, h->cursor_x, h->cursor_y, err, err_size);
@@ -251,6 +354,7 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     }
     if (ctrl && !view->replaying && (key == SDLK_z || key == SDLK_y)) {
         int status = 0;
+        end_wall_drag(h);
         if (key == SDLK_y || shift)
             bp_undo_redo(&h->undo, s, &status, err, err_size);
         else
@@ -345,8 +449,7 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         return bp_undo_apply(&h->undo, s, in, false, err, err_size);
     }
     if (h->dragging_end) {
-        h->dragging_end = false;
-        bp_undo_end_drag(&h->undo);
+        end_wall_drag(h);
         return 0;
     }
     if (!h->dragging)

@@ -19,7 +19,8 @@
 typedef struct bp_view {
     bool quit;
     bool paused;          /* no steps except single steps */
-    int single_steps;     /* steps asked for while paused, not yet taken */
+    uint64_t single_steps; /* steps asked for while paused, not yet taken: at most
+                            * BP_SINGLE_STEPS_AHEAD s of them, a slice a frame */
     double time_scale;    /* simulated seconds per real second */
     bool show_hud, show_help;
     bool screenshot;      /* save the next drawn frame to a PNG */
@@ -34,6 +35,11 @@ typedef struct bp_view {
                            * the replay's own pin (else the session's counts) */
     double trails_on;     /* seconds of trail T brings back, s */
     bool show_chart;      /* the energy chart (K) */
+    char message[160];    /* a note on screen (bp_view_tell) ... */
+    Uint32 message_until; /* ... until then, SDL ticks ... */
+    bool message_error;   /* ... an error, or a question: Esc closes it */
+    bool echo;            /* notes go to stdout too (the window; not tests) */
+    bool quit_asked;      /* Esc with unsaved edits asked: Esc again quits */
 } bp_view;
 
 typedef struct bp_input_handler {
@@ -61,12 +67,26 @@ typedef struct bp_input_handler {
 /* Seconds of trail T shows when --trails did not say. */
 #define BP_TRAILS_DEFAULT 2.0
 
+/* Simulated time single steps may be asked for ahead, s: a held
+ * Shift+Right at 100,000 Hz overflowed an int. */
+#define BP_SINGLE_STEPS_AHEAD 60.0
+
 /* Time scales the [ and ] keys step through. */
 #define BP_TIME_SCALE_MIN 0.125
 #define BP_TIME_SCALE_MAX 4.0
 
 void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
                    const bp_world *world);
+
+/* Shows "what detail" on screen for a while (an error longer, until Esc);
+ * with view->echo, prints it on stdout at once too. */
+void bp_view_tell(bp_view *view, const char *what, const char *detail, bool error);
+/* Whether a note is on screen now. */
+bool bp_view_message_due(const bp_view *view);
+
+/* Whether the edits made since the start, the last load, reset or save
+ * (walls, balls spawned or deleted, parameters) would be lost by quitting. */
+bool bp_input_unsaved(const bp_input_handler *h);
 
 /* The velocity (px/s) a release at time now_s (s, SDL ticks) would throw
  * the held ball with; false when nothing is held. */

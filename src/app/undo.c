@@ -146,6 +146,7 @@ int bp_undo_apply(bp_undo *u, bp_session *s, bp_input in, bool merge, char *err,
     int status = apply(s, in, &undo, &edited, err, err_size);
     if (!edited)
         return status;
+    u->changed = true;
     u->future_count = 0;
     bp_edit *last = u->past_count > 0 ? &u->past[u->past_count - 1] : NULL;
     /* A drag's later moves of the same wall end: undo goes back to where
@@ -174,12 +175,24 @@ static bool swap(bp_edit *from, int *from_count, bp_edit *to, int *to_count, bp_
     return true;
 }
 
+/* bp_undo_undo and bp_undo_redo: a swap that changed the world is an edit. */
+static bool swap_edit(bp_undo *u, bool redo, bp_session *s, int *status, char *err,
+                      size_t err_size)
+{
+    bool done = redo ? swap(u->future, &u->future_count, u->past, &u->past_count, s, status, err,
+                            err_size)
+                     : swap(u->past, &u->past_count, u->future, &u->future_count, s, status, err,
+                            err_size);
+    u->changed |= done && *status == 0;
+    return done;
+}
+
 bool bp_undo_undo(bp_undo *u, bp_session *s, int *status, char *err, size_t err_size)
 {
-    return swap(u->past, &u->past_count, u->future, &u->future_count, s, status, err, err_size);
+    return swap_edit(u, false, s, status, err, err_size);
 }
 
 bool bp_undo_redo(bp_undo *u, bp_session *s, int *status, char *err, size_t err_size)
 {
-    return swap(u->future, &u->future_count, u->past, &u->past_count, s, status, err, err_size);
+    return swap_edit(u, true, s, status, err, err_size);
 }

@@ -23,6 +23,8 @@ typedef struct bp_edit {
 typedef struct bp_undo {
     bp_edit past[BP_UNDO_MAX], future[BP_UNDO_MAX];
     int past_count, future_count;
+    bool changed; /* an edit was made, undone or redone since the owner last
+                   * set this false (unsaved edits); bp_undo_clear keeps it */
 } bp_undo;
 
 /* Applies in (bp_session_apply) and, if it is an edit that changed the

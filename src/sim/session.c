@@ -380,6 +380,31 @@ bool bp_session_keep_history(bp_session *s, bp_history *h)
     return take_snapshot(s);
 }
 
+bool bp_session_load(bp_session *s, bp_world *fresh, const bp_options *opts)
+{
+    bp_world *w = s->world;
+    /* --history's seconds (else as many as before), at the new scene's rate:
+     * the old step count over the new rate went back 3 s of 30 at 1200 Hz. */
+    double seconds = opts->history > 0.0 ? opts->history
+                     : s->history       ? (double)s->history->keep_steps / w->params.hz
+                                        : 0.0;
+    fresh->threads = w->threads;
+    bp_world old = *w;
+    *w = *fresh;
+    *fresh = old;
+    s->opts = opts;
+    s->held = -1;
+    s->jumped = true;
+    if (!s->history)
+        return true;
+    /* The past of another scene is not this one's to go back to. */
+    bp_history *h = s->history;
+    size_t max_bytes = h->max_bytes;
+    bp_history_free(h);
+    bp_history_init(h, seconds, w->params.hz, max_bytes);
+    return bp_session_keep_history(s, h);
+}
+
 /* Back to the state after step target: the last snapshot at or before it,
  * then the steps and the logged inputs from there on, with nothing written
  * to the recording (the rewind input stands for them). Whether the session

@@ -57,6 +57,13 @@ typedef enum bp_step_status {
  * done. */
 bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size);
 
+/* Carries on with fresh (built by bp_setup_world from opts, which the
+ * session then points to) in place of the world: fresh's contents move
+ * into s->world, the old ones into fresh for the caller to destroy. Nothing
+ * is held; the history kept, if any, starts again, opts->history seconds
+ * long at the new world's rate. false when memory runs out. */
+bool bp_session_load(bp_session *s, bp_world *fresh, const bp_options *opts);
+
 /* Keeps the session's past in h (initialised, empty, owned by the caller)
  * from now on, so that rewind inputs work. false when memory runs out. */
 bool bp_session_keep_history(bp_session *s, bp_history *h);

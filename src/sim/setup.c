@@ -103,3 +103,15 @@ bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop,
     }
     return world;
 }
+
+bp_options bp_setup_options_for_scene(const bp_options *given, const char *scene_path)
+{
+    bp_options opts = *given;
+    opts.scene_path = scene_path;
+    opts.params = bp_params_default();
+    opts.params_set = 0;
+    /* The pit stands in for a scene: not for the one loaded now. */
+    opts.pit_set = false;
+    opts.pit = 0;
+    return opts;
+}

@@ -17,4 +17,8 @@ bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t 
 bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop, int *status,
                                char *err, size_t err_size);
 
+/* The options for a scene loaded over a running world (Ctrl+O): given's,
+ * with the scene's own settings instead of those given for the first world. */
+bp_options bp_setup_options_for_scene(const bp_options *given, const char *scene_path);
+
 #endif
