@@ -5,18 +5,13 @@
  * A step in which some ball would travel more than BP_SUBSTEP_TRAVEL of its
  * radius is split into up to BP_MAX_SUBSTEPS equal substeps. The sweep keeps
  * a single fast ball from passing through others, but a whole crowd landing
- * that fast on a pile drives balls deep into it before any contact is seen:
- * the benchmark pit of 100,000 balls (landing at 4.6 radii per step at
- * 120 Hz) kept overlaps of 2 r and sloshed for seconds; at 240 Hz it settles
- * to 0.013 r. Substeps are decided from the world's state alone, so the
- * step stays deterministic and the caller still sees one step of 1/hz.
- * Only the last substep runs the solver's clean-up and its relaxation
- * passes after the supported pass: the state in between is not shown, and
- * the next substep's passes start from it anyway (100k landing, steps
- * 150-250: 38.8 -> 36.4 G instructions for the clean-up, overlaps while it
- * lands about the same, 0.05-0.19 r; the passes after the supported pass
- * then took 1.6-2.0% off steps 0-300, with deepest overlaps after 600
- * steps of 0.047/0.047/0.047 r against 0.051/0.048/0.047 for seeds 1-3). */
+ * that fast on a pile drives balls deep into it before any contact is seen.
+ * Substeps are decided from the world's state alone, so the step stays
+ * deterministic and the caller still sees one step of 1/hz. Only the last
+ * substep runs the solver's clean-up and its relaxation passes after the
+ * supported pass: the state in between is not shown, and the next
+ * substep's passes start from it anyway (docs/benchmarks.md has the
+ * measurements behind both choices). */
 #include <math.h>
 #include <string.h>
 
