@@ -29,7 +29,9 @@ int bp_scene_out_open(bp_scene_out *s, const char *path, char *err, size_t err_s
         return 1;
     }
     memcpy(s->path, path, len + 1);
-    snprintf(s->part, len + BP_SAVE_PART_ROOM, "%s.part", path);
+    /* path + ".part" (not snprintf: gcc's sanitizer build saw a NULL in it) */
+    memcpy(s->part, path, len);
+    memcpy(s->part + len, ".part", sizeof ".part");
     /* A directory of that name would refuse the file only at the end. */
     struct stat st;
     bool folder = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
