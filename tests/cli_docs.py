@@ -19,7 +19,7 @@ from taplib import check, done
 NOT_OURS = {"--prefix", "--print-errorlogs", "--benchmark", "--callgrind-out-file",
             "--reconfigure", "--tool", "--destdir", "--regenerate", "--stat", "--suite",
             "--timeout-multiplier", "--no-rebuild", "--version-only",
-            "--crowd",  # ballpit-vs-chipmunk's, not the program's
+            "--crowd", "--runs", "--engines",  # ballpit-compare's, not the program's
             "--name"}  # xdotool's (search --name), in the window's method
 ANCHOR = re.compile(r"\(#[^)]*\)|\(\.\./[^)]*\)|\([a-z]+\.md#[^)]*\)")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
