@@ -137,10 +137,11 @@ static void paused_a_move_places_at_once(void)
     bp_world_destroy(r.world);
 }
 
-static SDL_Event shift_key(SDL_Keycode sym)
+/* A key pressed with a modifier held (KMOD_LSHIFT, KMOD_LCTRL). */
+static SDL_Event key_with(SDL_Keycode sym, Uint16 mod)
 {
     SDL_Event ev = key(sym);
-    ev.key.keysym.mod = KMOD_LSHIFT;
+    ev.key.keysym.mod = mod;
     return ev;
 }
 
@@ -153,7 +154,7 @@ static void single_steps_are_bounded(void)
     r.world->params.hz = 100000.0;
     feed(&r, key(SDLK_SPACE));
     for (int k = 0; k < 30000; k++)
-        feed(&r, shift_key(SDLK_RIGHT));
+        feed(&r, key_with(SDLK_RIGHT, KMOD_LSHIFT));
     /* A minute of simulated time ahead at most: 6,000,000 steps here. */
     TAP_OK(r.view.single_steps == 6000000,
            "30,000 Shift+Right at 100,000 Hz ask for a minute of steps, no more (no overflow)");
@@ -227,12 +228,6 @@ static void walls_are_placed_deleted_and_dragged(void)
     bp_world_destroy(r.world);
 }
 
-static SDL_Event ctrl_key(SDL_Keycode sym)
-{
-    SDL_Event ev = key(sym);
-    ev.key.keysym.mod = KMOD_LCTRL;
-    return ev;
-}
 
 /* X on the wall whose end is held: the walls after it move down a place,
  * and the drag went on moving whichever wall took the held one's index. */
@@ -254,7 +249,7 @@ static void x_on_a_dragged_wall_ends_the_drag(void)
     TAP_OK(r.world->walls[0].x1 == 100.0 && r.world->walls[0].y1 == 100.0 &&
                r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 100.0,
            "moving on and letting go moves no other wall");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 2 && r.world->walls[1].x2 == 420.0 &&
                r.world->walls[1].y2 == 480.0 && r.world->walls[0].x2 == 400.0,
            "Ctrl+Z brings the deleted wall back as it was dragged; the other is as it was");
@@ -284,35 +279,35 @@ static void edits_are_undone_and_redone(void)
     TAP_OK(r.world->wall_count == 1 && r.world->count == 1 && r.world->x[0] == 600.0 &&
                g == 980.0 && r.world->walls[0].x2 == 450.0,
            "edits: a wall, a ball deleted, a ball spawned, gravity down, a wall end dragged");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 500.0,
            "Ctrl+Z takes the whole drag of the wall's end back at once");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->params.gravity == 0.0, "Ctrl+Z again: gravity as it was");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == 0, "again: the spawned ball is gone");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == 1 && r.world->x[0] == 200.0 && r.world->y[0] == 200.0 &&
                r.world->r[0] == 20.0,
            "again: the deleted ball is back, same place and size");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 0, "again: the wall drawn is gone");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 0 && r.world->count == 1,
            "with nothing left, Ctrl+Z does nothing");
-    feed(&r, ctrl_key(SDLK_y));
-    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 1 && r.world->count == 0,
            "Ctrl+Y redoes: the wall again, the ball deleted again");
-    feed(&r, ctrl_key(SDLK_y));
-    feed(&r, ctrl_key(SDLK_y));
-    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->count == 1 && r.world->x[0] == 600.0 && r.world->params.gravity == 980.0 &&
                r.world->walls[0].x2 == 450.0,
            "and the spawn, the gravity and the drag: all five edits as they were");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     feed(&r, key(SDLK_e));
-    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->walls[0].x2 == 400.0, "a new edit after an undo leaves nothing to redo");
     bp_world_destroy(r.world);
 }
@@ -334,7 +329,7 @@ static void undo_brings_a_deleted_ball_back_as_it_was(void)
     feed(&r, motion(500, 400, 1000));
     feed(&r, key(SDLK_x));
     TAP_OK(bp_world_index_of(r.world, 1) < 0 && r.world->count == 1, "X deletes ball 1");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     int64_t k = bp_world_index_of(r.world, 1);
     bool same = k >= 0 && r.world->count == 2 && r.world->next_id == 2;
     if (same) {
@@ -344,9 +339,9 @@ static void undo_brings_a_deleted_ball_back_as_it_was(void)
     }
     TAP_OK(same, "Ctrl+Z brings ball 1 back under its id, with its place, size, mass, "
                  "velocity, spin and angle");
-    feed(&r, ctrl_key(SDLK_y));
+    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
     TAP_OK(bp_world_index_of(r.world, 1) < 0, "Ctrl+Y deletes it again");
-    feed(&r, ctrl_key(SDLK_z));
+    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
     k = bp_world_index_of(r.world, 1);
     TAP_OK(k >= 0 && r.world->mass[k] == 10000.0 && r.world->w[k] == 2.74,
            "and Ctrl+Z brings it back again");
@@ -364,7 +359,7 @@ static void ctrl_o_asks_for_a_scene_name(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, ctrl_key(SDLK_o));
+    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
     TAP_OK(r.view.prompting, "Ctrl+O asks for a scene's name");
     SDL_Event text = {.type = SDL_TEXTINPUT};
     snprintf(text.text.text, sizeof text.text.text, "%s", "funnelx");
@@ -376,7 +371,7 @@ static void ctrl_o_asks_for_a_scene_name(void)
     feed(&r, key(SDLK_RETURN));
     TAP_OK(!r.view.prompting && r.view.load_scene, "Enter asks the window to load it");
     r.view.load_scene = false;
-    feed(&r, ctrl_key(SDLK_o));
+    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
     feed(&r, key(SDLK_ESCAPE));
     TAP_OK(!r.view.prompting && !r.view.load_scene && !r.view.quit,
            "Esc while typing gives up, and does not quit");
@@ -384,7 +379,7 @@ static void ctrl_o_asks_for_a_scene_name(void)
     rig_make(&r);
     r.opts.record_path = "run.rec";
     bp_input_init(&r.input, &r.view, &r.opts, r.world);
-    feed(&r, ctrl_key(SDLK_o));
+    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
     TAP_OK(!r.view.prompting && r.view.load_scene,
            "recording, Ctrl+O asks for no name: the load says at once why it cannot");
     bp_world_destroy(r.world);
