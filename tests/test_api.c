@@ -91,6 +91,31 @@ static void test_defaults_and_bad_defs(void)
     bp_world_destroy(world);
 }
 
+/* The soft solver is an embedder's choice as it is the program's, and a
+ * def set on a running world keeps it (it silently went back to the
+ * passes). */
+static void test_solver_choice(void)
+{
+    bp_world_def d = bp_default_world_def();
+    TAP_OK(d.solver == BP_SOLVER_PASSES, "the default def's solver is the passes");
+    d.solver = (bp_solver_kind)7;
+    TAP_OK(bp_world_create(&d) == NULL && bp_world_def_check(&d) != NULL,
+           "an unknown solver makes no world, with a reason");
+    d.solver = BP_SOLVER_SOFT;
+    bp_world *world = bp_world_create(&d);
+    TAP_OK(world && bp_world_get_def(world).solver == BP_SOLVER_SOFT,
+           "a world made with the soft solver says so");
+    if (!world)
+        return;
+    bp_world_def lower = bp_world_get_def(world);
+    lower.gravity = 500.0;
+    bool set = bp_world_set_def(world, &lower) == NULL;
+    bp_world_def now = bp_world_get_def(world);
+    TAP_OK(set && now.solver == BP_SOLVER_SOFT && now.gravity == 500.0,
+           "a new gravity set on it keeps the soft solver");
+    bp_world_destroy(world);
+}
+
 /* Equal masses, e = 1, no friction: the 1D law swaps the velocities. */
 static void test_equal_masses_swap(void)
 {
@@ -242,6 +267,7 @@ static void test_energy_stats_stop(void)
 int main(void)
 {
     test_defaults_and_bad_defs();
+    test_solver_choice();
     test_equal_masses_swap();
     test_ids_survive_reordering();
     test_ray_and_point();

@@ -37,6 +37,12 @@ extern "C" {
 
 typedef struct bp_world bp_world;
 
+/* How contacts are resolved (bp_world_def.solver). PASSES: relaxation
+ * passes with per-ball sleep, fast, exact on impacts. SOFT: warm-started
+ * impulses whose piles are truly at rest and sleep as islands, one
+ * thread, slower. */
+typedef enum bp_solver_kind { BP_SOLVER_PASSES = 0, BP_SOLVER_SOFT = 1 } bp_solver_kind;
+
 /* How a world is made. Start from bp_default_world_def() and change what
  * you need: fields added in later versions then keep their defaults. */
 typedef struct bp_world_def {
@@ -48,6 +54,7 @@ typedef struct bp_world_def {
     double drag;          /* air drag rate, 1/s: v *= exp(-drag dt) each step, 0 .. 1000 */
     double hz;            /* steps per second, 1 .. 100000 */
     int threads;          /* worker threads for the step, 1 .. 64 */
+    bp_solver_kind solver; /* BP_SOLVER_PASSES (the default) or BP_SOLVER_SOFT */
 } bp_world_def;
 
 /* A ball to add. Start from bp_default_ball_def(). */

@@ -26,6 +26,7 @@ static bp_params params_of(const bp_world_def *def)
         .rolling = def->rolling,
         .drag = def->drag,
         .hz = def->hz,
+        .solver = def->solver,
     };
 }
 
@@ -42,6 +43,7 @@ static bp_world_def def_of(const bp_params *p, int threads)
         .drag = p->drag,
         .hz = p->hz,
         .threads = threads,
+        .solver = (bp_solver_kind)p->solver,
     };
 }
 

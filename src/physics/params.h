@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ballpit/ballpit.h"
+
 typedef struct bp_params {
     double width;       /* arena width, px */
     double height;      /* arena height, px */
@@ -19,9 +21,8 @@ typedef struct bp_params {
                            that params compare whole with memcmp) */
 } bp_params;
 
-/* The contact solvers: the relaxation passes with per-ball sleep (solver.h),
- * or the soft step with islands that sleep whole (soft.h). */
-enum { BP_SOLVER_PASSES = 0, BP_SOLVER_SOFT = 1 };
+/* The contact solvers, BP_SOLVER_PASSES (solver.h) and BP_SOLVER_SOFT
+ * (soft.h), are the public header's: an embedder chooses one too. */
 
 /* The solver named name ("passes" or "soft"), or -1. */
 int bp_solver_named(const char *name);
