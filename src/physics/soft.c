@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "broadphase.h"
 #include "collide.h"
+#include "detmath.h"
 #include "grow.h"
 #include "minmax.h"
 #include "scratch.h"
@@ -469,11 +470,11 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
     double g = w->params.gravity;
     if (g == 0.0)
         return;
-    double cos_limit = cos(BP_SLOPE_LIMIT_DEG * M_PI / 180.0);
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
-        /* n points from the ball into the surface: along gravity, a floor. */
-        bool floor = c->ny * (g > 0.0 ? 1.0 : -1.0) >= cos_limit;
+        /* n points from the ball into the surface; the class wants it from
+         * the surface to the ball. */
+        bool floor = bp_contact_classify(-c->nx, -c->ny, g) == BP_CONTACT_FLOOR;
         if (soft->keys[k].kind != KIND_BALL && c->jn > 0.0 && floor)
             w->flags[c->a] |= BP_BALL_GROUNDED;
     }
@@ -835,7 +836,7 @@ bool bp_soft_step(bp_world *world, double dt)
     double h = dt / BP_SOFT_SUBSTEPS;
     softness push = softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
     double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
-    double dv = p->gravity * h, damping = exp(-p->drag * h);
+    double dv = p->gravity * h, damping = bp_exp(-p->drag * h);
     /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
      * than the pair list reaches for it (below). */
     double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
