@@ -791,25 +791,24 @@ static bp_soft *soft_of(bp_world *world)
     return world->soft;
 }
 
-bool bp_soft_step(bp_world *world, double dt)
+/* How far apart pairs are listed (px): the solver's margin, plus what the
+ * fastest ball travels in a step, at most what a ball not swept travels:
+ * faster balls are swept instead (bp_sweep_run), so the work of a step
+ * stays bounded whatever the speeds. */
+static double listing_margin(const bp_world *world, double dt, double r_min)
 {
-    bp_soft *soft = soft_of(world);
-    if (!soft)
-        return false;
-    const bp_params *p = &world->params;
-    if (!reserve_balls(soft, world) || !bp_sweep_reserve(world))
-        return false;
-    /* The fastest ball's step decides how far apart pairs are listed. */
     double v_max = 0.0;
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
         v_max = fmax(v_max, fabs(world->vx[i]) + fabs(world->vy[i]));
-    double r_min = world->count > 0 ? world->r_min : 1.0;
-    /* Balls faster than that are swept instead (bp_sweep_run): the list
-     * reaches no further than what a ball not swept travels, so the work
-     * of a step stays bounded whatever the speeds. */
     double travel = 2.0 * v_max * dt, most = 2.0 * BP_FAST_FRACTION * world->r_max;
-    double margin = BP_SOFT_MARGIN_OVER_R * r_min + (travel < most ? travel : most);
+    return BP_SOFT_MARGIN_OVER_R * r_min + (travel < most ? travel : most);
+}
+
+/* The pairs of the balls awake, after waking every island they touch (and
+ * the islands those touch, for a few rounds). */
+static bool wake_and_list(bp_soft *soft, bp_world *world, double margin)
+{
     if (!list_pairs(soft, world, margin))
         return false;
     for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
@@ -819,13 +818,130 @@ bool bp_soft_step(bp_world *world, double dt)
         if (woken == 0)
             break;
     }
-    double rest_speed = bp_params_rest_speed(p);
-    /* The sweeps' bodies: every ball awake, and the still body. */
+    return true;
+}
+
+/* The sweeps' bodies: every ball awake as the world has it, and the still
+ * body last. */
+static void gather_bodies(bp_soft *soft, const bp_world *world)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        soft->bodies[i] = body_from_world(world, i);
+    soft->bodies[world->count] = (soft_body){0};
+}
+
+/* A substep's gravity and drag on every free ball awake. */
+static void integrate(bp_soft *soft, const bp_world *world, double dv, double damping)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        if (world->flags[i] & BP_BALL_HELD)
+            continue;
+        soft_body *b = &soft->bodies[i];
+        b->vy += dv;
+        if (damping != 1.0) {
+            b->vx *= damping;
+            b->vy *= damping;
+            b->w *= damping;
+        }
+    }
+}
+
+/* The impulses the contacts carry, given again at the substep's start. */
+static void warm_start(bp_soft *soft)
+{
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        const soft_contact *c = &soft->contacts[k];
+        apply(soft->bodies, c, c->jn, c->jt, c->jr);
+    }
+}
+
+/* Moves every ball awake through a substep of h s: fast balls swept
+ * against the balls on their path, balls that hit a side or wall swept
+ * through them, the rest along their velocity. */
+static void move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
+                         double rest_speed)
+{
     soft_body *bodies = soft->bodies;
+    size_t held = 0;
+    double r_max = 0.0;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        soft_body *b = &bodies[i];
+        world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
+        world->angle[i] = turned(world->angle[i], b->w * h);
+        double vx = b->vx, vy = b->vy, r = world->r[i];
+        world->vx[i] = vx;
+        world->vy[i] = vy;
+        world->w[i] = b->w;
+        r_max = r > r_max ? r : r_max;
+        /* Fast: swept against the balls on its path and the walls, as
+         * the passes' fast balls are. */
+        if (vx * vx + vy * vy > r * r * fast_scale) {
+            bp_sweep_hold(world, i);
+            held++;
+            continue;
+        }
+        /* A ball that hits a side or wall (and the hand) is swept
+         * through them: nothing passes, and the impact bounces where
+         * it happens, on the path the substeps' positions lie on
+         * (arena.h). The others rest on them through their contacts:
+         * the swept move's own friction would upset the contacts'
+         * balance (a stack of 4 rows rolled apart). */
+        if (!soft->swept[i]) {
+            b->x += vx * h;
+            b->y += vy * h;
+            world->x[i] = b->x;
+            world->y[i] = b->y;
+            continue;
+        }
+        if (!bp_arena_move_open(world, i, h))
+            bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
+    }
+    /* Out of memory the sweep still moves every held ball. */
+    (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
+    /* What the swept moves changed, back in the bodies (a sleeper the
+     * sweep woke now has its mass). */
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
         bodies[i] = body_from_world(world, i);
-    bodies[world->count] = (soft_body){0};
+}
+
+/* The bodies' velocities back in the world, and balls pushed past a side
+ * (only a deep overlap can) back inside. */
+static void scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        world->vx[i] = soft->bodies[i].vx;
+        world->vy[i] = soft->bodies[i].vy;
+        world->w[i] = soft->bodies[i].w;
+    }
+    mark_grounded(soft, world);
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        if (bp_arena_outside(world, i))
+            bp_arena_contain(world, i, rest_speed);
+}
+
+/* The step as stages: pairs (waking what they touch), contacts, their
+ * impulses recalled; then per substep gravity, warm start, sweeps with
+ * the push, the move and a sweep without; restitution; and last the
+ * impulses kept and the islands put to sleep. */
+bool bp_soft_step(bp_world *world, double dt)
+{
+    bp_soft *soft = soft_of(world);
+    if (!soft)
+        return false;
+    const bp_params *p = &world->params;
+    if (!reserve_balls(soft, world) || !bp_sweep_reserve(world))
+        return false;
+    double r_min = world->count > 0 ? world->r_min : 1.0;
+    if (!wake_and_list(soft, world, listing_margin(world, dt, r_min)))
+        return false;
+    double rest_speed = bp_params_rest_speed(p);
+    gather_bodies(soft, world);
     if (!list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
         !order_from_floor(soft, world))
         return false;
@@ -836,89 +952,22 @@ bool bp_soft_step(bp_world *world, double dt)
     double h = dt / BP_SOFT_SUBSTEPS;
     softness push = softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
     double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
-    double dv = p->gravity * h, damping = bp_exp(-p->drag * h);
     /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
-     * than the pair list reaches for it (below). */
+     * than the pair list reaches for it. */
     double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
     world->statics->anchors_valid = false; /* the passes' anchors: not kept here */
     for (int s = 0; s < BP_SOFT_SUBSTEPS; s++) {
         if (world->stop && *world->stop)
             return false;
-        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-             i = bp_world_next_awake(world, i + 1)) {
-            if (world->flags[i] & BP_BALL_HELD)
-                continue;
-            soft_body *b = &bodies[i];
-            b->vy += dv;
-            if (damping != 1.0) {
-                b->vx *= damping;
-                b->vy *= damping;
-                b->w *= damping;
-            }
-        }
-        for (size_t k = 0; k < soft->contact_count; k++) {
-            const soft_contact *c = &soft->contacts[k];
-            apply(bodies, c, c->jn, c->jt, c->jr);
-        }
+        integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
+        warm_start(soft);
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
             sweep_contacts(soft, p, h, &push, max_push, true);
-        size_t held = 0;
-        double r_max = 0.0;
-        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-             i = bp_world_next_awake(world, i + 1)) {
-            soft_body *b = &bodies[i];
-            world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
-            world->angle[i] = turned(world->angle[i], b->w * h);
-            double vx = b->vx, vy = b->vy, r = world->r[i];
-            world->vx[i] = vx;
-            world->vy[i] = vy;
-            world->w[i] = b->w;
-            r_max = r > r_max ? r : r_max;
-            /* Fast: swept against the balls on its path and the walls, as
-             * the passes' fast balls are. */
-            if (vx * vx + vy * vy > r * r * fast_scale) {
-                bp_sweep_hold(world, i);
-                held++;
-                continue;
-            }
-            /* A ball that hits a side or wall (and the hand) is swept
-             * through them: nothing passes, and the impact bounces where
-             * it happens, on the path the substeps' positions lie on
-             * (arena.h). The others rest on them through their contacts:
-             * the swept move's own friction would upset the contacts'
-             * balance (a stack of 4 rows rolled apart). */
-            if (!soft->swept[i]) {
-                b->x += vx * h;
-                b->y += vy * h;
-                world->x[i] = b->x;
-                world->y[i] = b->y;
-                continue;
-            }
-            if (!bp_arena_move_open(world, i, h))
-                bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
-        }
-        /* Out of memory the sweep still moves every held ball. */
-        (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
-        /* What the swept moves changed, back in the bodies (a sleeper the
-         * sweep woke now has its mass). */
-        for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-             i = bp_world_next_awake(world, i + 1))
-            bodies[i] = body_from_world(world, i);
+        move_substep(soft, world, h, fast_scale, rest_speed);
         sweep_contacts(soft, p, h, &push, max_push, false);
     }
     restitution(soft, p->restitution, rest_speed);
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
-        world->vx[i] = bodies[i].vx;
-        world->vy[i] = bodies[i].vy;
-        world->w[i] = bodies[i].w;
-    }
-    mark_grounded(soft, world);
-    /* Balls pushed past a side (only a deep overlap can) go back inside. */
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1))
-        if (bp_arena_outside(world, i))
-            bp_arena_contain(world, i, rest_speed);
+    scatter_bodies(soft, world, rest_speed);
     /* With no ball awake, and none added or removed since, the memory
      * holds (contacts between sleepers) and is left as it is. */
     if (bp_world_next_awake(world, 0) == world->count && soft->kept_count == world->count &&
