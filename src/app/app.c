@@ -696,8 +696,10 @@ static frame_result frame(bp_app *app)
         app->view.load_scene = false;
         if (!load_scene(app))
             return failed(app);
-        app->dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
     }
+    /* A loaded scene may run at its own rate, and a set input (the panel's
+     * hz slider, or a replayed one) may change it. */
+    app->dt = 1.0 / s->world->params.hz;
     if (s->tick < app->last_tick && app->trails_live)
         bp_trails_clear(&app->trails); /* no line back to where the balls were */
     app->last_tick = s->tick;

@@ -20,6 +20,8 @@ static double param_value(const bp_params *p, bp_input_param param)
     return param == BP_PARAM_GRAVITY       ? p->gravity
            : param == BP_PARAM_RESTITUTION ? p->restitution
            : param == BP_PARAM_FRICTION    ? p->friction
+           : param == BP_PARAM_ROLLING     ? p->rolling
+           : param == BP_PARAM_HZ          ? p->hz
                                            : p->drag;
 }
 
