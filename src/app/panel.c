@@ -33,7 +33,8 @@ static const SDL_Color BG = {16, 18, 26, 222}, RULE = {255, 255, 255, 34},
                        ACCENT = {90, 150, 255, 255}, TRACK = {64, 70, 88, 255},
                        BUTTON = {44, 48, 62, 235}, HOVER = {62, 68, 88, 245};
 
-typedef enum ui_pass { UI_DRAW, UI_PRESS, UI_DRAG } ui_pass;
+/* UI_FIND: where a slider's knob would stand (bp_panel_knob_at). */
+typedef enum ui_pass { UI_DRAW, UI_PRESS, UI_DRAG, UI_FIND } ui_pass;
 
 /* One pass of the layout: drawing, or acting on one mouse event. */
 typedef struct ui {
@@ -48,6 +49,10 @@ typedef struct ui {
     int status;
     char *err;
     size_t err_size;
+    const char *find;  /* UI_FIND: the slider's label ... */
+    double find_value; /* ... the value ... */
+    bool found;        /* ... and where its knob stands, panel units */
+    double fx, fy;
 } ui;
 
 /* How a slider's track maps to its value. */
@@ -173,7 +178,12 @@ static bool slider(ui *u, const slider_spec *sp, double value, const char *shown
     bool changed = false;
     if (u->pass == UI_PRESS && over)
         u->p->active = sp->id;
-    if (u->pass != UI_DRAW && enabled && u->p->active == sp->id) {
+    if (u->pass == UI_FIND && strcmp(u->find, sp->label) == 0) {
+        u->found = true;
+        u->fx = tx + to_t(sp, u->find_value) * tw;
+        u->fy = ty;
+    }
+    if ((u->pass == UI_PRESS || u->pass == UI_DRAG) && enabled && u->p->active == sp->id) {
         *out = from_t(sp, clamp01((u->p->mx - tx) / tw));
         changed = true;
     }
@@ -474,6 +484,19 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
     default:
         return 0;
     }
+}
+
+bool bp_panel_knob_at(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *s,
+                      const char *label, double value, double *x, double *y)
+{
+    ui u = {.p = p, .pass = UI_FIND, .h = h, .view = view, .s = s, .find = label,
+            .find_value = value};
+    layout(&u);
+    if (!u.found || p->k <= 0.0)
+        return false;
+    *x = (u.fx - p->ox) / p->k;
+    *y = (u.fy - p->oy) / p->k;
+    return true;
 }
 
 void bp_panel_draw(bp_panel *p, SDL_Renderer *renderer, bp_text *glyphs, bp_input_handler *h,

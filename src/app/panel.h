@@ -48,6 +48,13 @@ bool bp_panel_covers(const bp_panel *p, const bp_view *view, double x, double y)
 int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *s,
                    const SDL_Event *ev, bool *used, char *err, size_t err_size);
 
+/* Where, in event coordinates, the knob of the slider labelled label
+ * ("restitution", "time scale", ...) stands when it shows value; false
+ * when the panel is closed or has no such slider. For scripted drags (the
+ * tests). */
+bool bp_panel_knob_at(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *s,
+                      const char *label, double value, double *x, double *y);
+
 /* Draws the panel (or its tab) in output pixels; changes nothing. */
 void bp_panel_draw(bp_panel *p, SDL_Renderer *renderer, bp_text *glyphs, bp_input_handler *h,
                    bp_view *view, bp_session *s);
