@@ -310,6 +310,43 @@ def unsaved_edits_scenario(display):
                                                           err.decode()))
 
 
+PANEL_SCENE = """# a ball at rest right under the panel's restitution knob (at 0.9)
+world w=800 h=600 gravity=0 restitution=0.9 drag=0
+ball x=752 y=197 r=15
+"""
+
+
+def panel_scenario(display):
+    """P opens the parameter panel; the restitution slider dragged from 0.9
+    to 0.2 is recorded as set inputs ending at 0.2, and the press on its
+    knob grabs no ball behind the panel. Positions are panel.c's layout in
+    an 800x600 window (HUD scale 1): the panel's content starts at x 548,
+    the restitution track runs along y 197 from x 554, 220 px for 0..1."""
+    env = window_env(display)
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "panel.scene", PANEL_SCENE)
+        rec, live = os.path.join(tmp, "panel.rec"), os.path.join(tmp, "live")
+        proc, win = start_recorded(env, tmp, ["--scene", scene, "--steps", "900"], rec, live)
+        if win:
+            drag = ["mousemove", "--window", win, 300, 300, "sleep", 0.3, "key", "p",
+                    "sleep", 0.5, "mousemove", "--window", win, 752, 197, "sleep", 0.3,
+                    "mousedown", 1, "sleep", 0.2]
+            for k in range(1, 12):
+                drag += ["mousemove", "--window", win, 752 - 14 * k, 197, "sleep", 0.05]
+            xdo(env, *drag + ["sleep", 0.3, "mouseup", 1])
+        out, err = wait_exit(proc)
+        # "STEP KIND ARGS..."; a set's first argument names its parameter.
+        lines = open(rec).read().splitlines()[1:] if os.path.exists(rec) else []
+        words = [line.split() for line in lines if line and not line.startswith("end")]
+        sets = [float(w[3]) for w in words if w[1] == "set" and w[2] == "restitution"]
+        kinds = sorted(set(w[1] for w in words))
+        check(win is not None and proc.returncode == 0 and len(sets) >= 2 and
+              abs(sets[-1] - 0.2) < 0.005 and "grab" not in kinds,
+              "panel: P and a dragged restitution slider record sets ending at 0.2, no grab",
+              "exit %s sets %r kinds %r\nstderr %s" % (proc.returncode, sets, kinds,
+                                                       err.decode()))
+
+
 def main():
     xvfb, display = start_xvfb()
     try:
@@ -320,6 +357,7 @@ def main():
         rest_scenario(display)
         overlay_scenario(display)
         rewind_scenario(display)
+        panel_scenario(display)
     finally:
         xvfb.terminate()
         try:

@@ -506,6 +506,41 @@ static void inputs_that_break_the_arena_limits_are_clamped_or_dropped(void)
     bp_world_destroy(w);
 }
 
+/* The panel's sliders set rolling resistance and the step rate as inputs
+ * like the others: named in the file, checked against the command line's
+ * ranges, and applied to the world's parameters. */
+static void rolling_and_hz_are_set_by_name_and_checked(void)
+{
+    const char *text = "ballpit-input 1\n"
+                       "2 set rolling 0.25\n"
+                       "2 set hz 240\n"
+                       "end 5\n";
+    bp_replay rp;
+    char err[256] = "";
+    int status = parse(text, &rp, err, sizeof err);
+    TAP_OK(status == 0 && rp.count == 2 && rp.inputs[0].param == BP_PARAM_ROLLING &&
+               rp.inputs[0].v[0] == 0.25 && rp.inputs[1].param == BP_PARAM_HZ &&
+               rp.inputs[1].v[0] == 240.0,
+           "set rolling and set hz parse with their values");
+    if (status == 0)
+        bp_replay_free(&rp);
+    TAP_OK(parse("ballpit-input 1\n0 set hz 0\nend 1\n", &rp, err, sizeof err) == 2 &&
+               parse("ballpit-input 1\n0 set rolling 2\nend 1\n", &rp, err, sizeof err) == 2,
+           "hz 0 and rolling 2 are refused, as on the command line");
+    bp_params p = bp_params_default();
+    bp_world *w = bp_world_new(&p);
+    bp_options opts = bp_options_default();
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    bp_input roll = {.kind = BP_INPUT_SET, .param = BP_PARAM_ROLLING, .v = {0.5}};
+    bp_input hz = {.kind = BP_INPUT_SET, .param = BP_PARAM_HZ, .v = {60.0}};
+    TAP_OK(bp_session_apply(&s, &roll, err, sizeof err) == 0 &&
+               bp_session_apply(&s, &hz, err, sizeof err) == 0 && w->params.rolling == 0.5 &&
+               w->params.hz == 60.0,
+           "applied, they set the world's rolling resistance and step rate");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     a_good_recording_parses_in_full();
@@ -521,5 +556,6 @@ int main(void)
     a_recorded_session_replays_bit_for_bit();
     a_stop_request_ends_the_step_unfinished_and_survives_a_reset();
     inputs_that_break_the_arena_limits_are_clamped_or_dropped();
+    rolling_and_hz_are_set_by_name_and_checked();
     return tap_done();
 }

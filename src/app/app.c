@@ -21,6 +21,7 @@
 #include "chart.h"
 #include "hud.h"
 #include "input.h"
+#include "panel.h"
 #include "png.h"
 #include "recorder.h"
 #include "render.h"
@@ -83,6 +84,7 @@ typedef struct bp_app {
     bp_recorder rec;
     bp_input_handler input;
     bp_view view;
+    bp_panel panel; /* the parameter panel (P) */
     const bp_options *opts;
     /* Positions after the step before last, by id, for interpolation. */
     double *prev_x, *prev_y;
@@ -569,6 +571,7 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
+    bp_panel_draw(&app->panel, r, app->glyphs, &app->input, &app->view, &app->session);
     app->shown_message = message_due(app) || app->view.prompting;
     char prompt[160];
     snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
@@ -683,9 +686,14 @@ static frame_result frame(bp_app *app)
         return FRAME_END;
     SDL_Event ev;
     bool events = false;
+    bp_panel_map(&app->panel, app->renderer);
     while (SDL_PollEvent(&ev)) {
         events = true;
-        if (bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0)
+        /* The panel first: a click on it must not reach the arena behind. */
+        bool used = false;
+        if (bp_panel_event(&app->panel, &app->input, &app->view, s, &ev, &used, err,
+                           err_size) != 0 ||
+            (!used && bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0))
             return failed(app);
     }
     if (app->view.save_scene) {
@@ -696,8 +704,10 @@ static frame_result frame(bp_app *app)
         app->view.load_scene = false;
         if (!load_scene(app))
             return failed(app);
-        app->dt = 1.0 / s->world->params.hz; /* the scene may run at its own rate */
     }
+    /* A loaded scene may run at its own rate, and a set input (the panel's
+     * hz slider, or a replayed one) may change it. */
+    app->dt = 1.0 / s->world->params.hz;
     if (s->tick < app->last_tick && app->trails_live)
         bp_trails_clear(&app->trails); /* no line back to where the balls were */
     app->last_tick = s->tick;
@@ -924,6 +934,7 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
     if (app->recording)
         app->session.writer = &app->writer;
     bp_input_init(&app->input, &app->view, opts, world);
+    bp_panel_init(&app->panel, app->width, app->height);
     app->view.echo = true;
     if (!snapshot(app)) {
         fprintf(stderr, "ballpit: out of memory\n");

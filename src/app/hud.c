@@ -235,6 +235,7 @@ static const char *const help_lines[] = {
     "C               colour by id / speed / sleep",
     "B               debug: grid cells, contacts",
     "K               energy chart (last 10 s)",
+    "P               parameter panel (sliders, buttons)",
     "I, middle click inspect the ball (again: off)",
     "H, F1           this help",
     "Esc             close note/help; quit (asks)",

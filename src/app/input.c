@@ -265,6 +265,9 @@ static bool view_key(bp_view *view, SDL_Keycode key, bool ctrl)
     case SDLK_k:
         view->show_chart = !view->show_chart;
         return true;
+    case SDLK_p:
+        view->show_panel = !view->show_panel;
+        return true;
     default:
         return false;
     }

@@ -35,6 +35,7 @@ typedef struct bp_view {
                            * the replay's own pin (else the session's counts) */
     double trails_on;     /* seconds of trail T brings back, s */
     bool show_chart;      /* the energy chart (K) */
+    bool show_panel;      /* the parameter panel (P, or its tab; panel.h) */
     char message[160];    /* a note on screen (bp_view_tell) ... */
     Uint32 message_until; /* ... until then, SDL ticks ... */
     bool message_error;   /* ... an error, or a question: Esc closes it */

@@ -20,6 +20,8 @@ static double param_value(const bp_params *p, bp_input_param param)
     return param == BP_PARAM_GRAVITY       ? p->gravity
            : param == BP_PARAM_RESTITUTION ? p->restitution
            : param == BP_PARAM_FRICTION    ? p->friction
+           : param == BP_PARAM_ROLLING     ? p->rolling
+           : param == BP_PARAM_HZ          ? p->hz
                                            : p->drag;
 }
 
@@ -149,11 +151,14 @@ int bp_undo_apply(bp_undo *u, bp_session *s, bp_input in, bool merge, char *err,
     u->changed = true;
     u->future_count = 0;
     bp_edit *last = u->past_count > 0 ? &u->past[u->past_count - 1] : NULL;
-    /* A drag's later moves of the same wall end: undo goes back to where
-     * the drag began. */
+    /* A drag's later moves of the same wall end, or of the same slider (a
+     * parameter): undo goes back to where the drag began. */
     if (merge && last && last->merge && last->undo.kind == BP_INPUT_WALL_END &&
         undo.kind == BP_INPUT_WALL_END && last->undo.v[0] == undo.v[0] &&
         last->undo.v[1] == undo.v[1])
+        return status;
+    if (merge && last && last->merge && last->undo.kind == BP_INPUT_SET &&
+        undo.kind == BP_INPUT_SET && last->undo.param == undo.param)
         return status;
     push(u->past, &u->past_count, (bp_edit){undo, merge});
     return status;

@@ -17,7 +17,7 @@
 
 typedef struct bp_edit {
     bp_input undo; /* takes the edit back */
-    bool merge;    /* a drag: the next move of the same wall end joins it */
+    bool merge;    /* a drag: the next move of the same wall end or parameter joins it */
 } bp_edit;
 
 typedef struct bp_undo {
@@ -28,8 +28,8 @@ typedef struct bp_undo {
 } bp_undo;
 
 /* Applies in (bp_session_apply) and, if it is an edit that changed the
- * world, remembers how to take it back. merge: part of a drag whose first
- * step alone needs undoing. Returns as bp_session_apply. */
+ * world, remembers how to take it back. merge: part of a drag (a wall end,
+ * a slider of the panel) whose first step alone needs undoing. Returns as bp_session_apply. */
 int bp_undo_apply(bp_undo *u, bp_session *s, bp_input in, bool merge, char *err,
                   size_t err_size);
 /* A drag ended: the next move starts a new edit. */

@@ -37,6 +37,8 @@ static const char *const param_names[] = {
     [BP_PARAM_RESTITUTION] = "restitution",
     [BP_PARAM_FRICTION] = "friction",
     [BP_PARAM_DRAG] = "drag",
+    [BP_PARAM_ROLLING] = "rolling",
+    [BP_PARAM_HZ] = "hz",
 };
 #define BP_INPUT_PARAMS (sizeof param_names / sizeof param_names[0])
 
@@ -192,7 +194,7 @@ static const char *check_input(const bp_input *in)
         return "inspect takes a ball id or -1";
     if (in->kind == BP_INPUT_SET) {
         bp_params p = bp_params_default();
-        double *field[] = {&p.gravity, &p.restitution, &p.friction, &p.drag};
+        double *field[] = {&p.gravity, &p.restitution, &p.friction, &p.drag, &p.rolling, &p.hz};
         *field[in->param] = in->v[0];
         return bp_params_check(&p);
     }

@@ -13,7 +13,7 @@
  *     reset             back to the initial state
  *     spawn X Y R       a new ball of radius R at rest at (X, Y)
  *     delete X Y        remove the topmost ball under (X, Y)
- *     set NAME VALUE    gravity, restitution, friction or drag
+ *     set NAME VALUE    gravity, restitution, friction, drag, rolling or hz
  *     wall X1 Y1 X2 Y2 R  a new static wall
  *     rewind S          back to the state after step S (at most STEP); the
  *                       inputs after it are stamped from S on again
@@ -56,6 +56,8 @@ typedef enum bp_input_param {
     BP_PARAM_RESTITUTION,
     BP_PARAM_FRICTION,
     BP_PARAM_DRAG,
+    BP_PARAM_ROLLING, /* rolling resistance (the panel's slider) */
+    BP_PARAM_HZ,      /* steps per second (the panel's slider) */
 } bp_input_param;
 
 typedef struct bp_input {

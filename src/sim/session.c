@@ -270,6 +270,10 @@ static void set_param(bp_session *s, bp_input_param param, double value)
         p->restitution = value;
     else if (param == BP_PARAM_FRICTION)
         p->friction = value;
+    else if (param == BP_PARAM_ROLLING)
+        p->rolling = value;
+    else if (param == BP_PARAM_HZ)
+        p->hz = value; /* the next step is 1/value long; a window follows (app.c) */
     else
         p->drag = value;
     /* Balls fell asleep under the old rules; under the new ones (gravity

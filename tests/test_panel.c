@@ -1,0 +1,239 @@
+/* The parameter panel (src/app/panel.c), driven with hand-made SDL events
+ * as the window's loop hands them on (the panel first, the arena only what
+ * the panel leaves): a slider dragged for a second sets its parameter,
+ * makes one undo step, grabs no ball behind the panel, and is recorded as
+ * inputs that replay to the same world. No display needed; the drawing is
+ * checked on a software renderer. */
+#include <SDL2/SDL.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "panel.h"
+#include "session.h"
+#include "setup.h"
+#include "tap.h"
+
+#define WIDTH 1024
+#define HEIGHT 768
+
+typedef struct rig {
+    bp_options opts;
+    bp_world *world;
+    bp_session session;
+    bp_input_handler input;
+    bp_view view;
+    bp_panel panel;
+    char err[256];
+} rig;
+
+/* The default pit (restitution 0.9), the panel's units the arena's px. */
+static void rig_make(rig *r)
+{
+    r->opts = bp_options_default();
+    int status;
+    r->world = bp_setup_world(&r->opts, &status, r->err, sizeof r->err);
+    bp_session_init(&r->session, r->world, &r->opts);
+    bp_input_init(&r->input, &r->view, &r->opts, r->world);
+    bp_panel_init(&r->panel, WIDTH, HEIGHT);
+}
+
+/* As the window's loop: the panel, then the arena if the panel left it. */
+static bool feed(rig *r, SDL_Event ev)
+{
+    bool used = false;
+    int status = bp_panel_event(&r->panel, &r->input, &r->view, &r->session, &ev, &used,
+                                r->err, sizeof r->err);
+    if (status == 0 && !used)
+        status = bp_input_handle(&r->input, &r->view, &r->session, &ev, r->err, sizeof r->err);
+    if (status != 0)
+        printf("#   %s\n", r->err);
+    return used;
+}
+
+static SDL_Event button(Uint32 type, int x, int y)
+{
+    SDL_Event ev = {.type = type};
+    ev.button.button = SDL_BUTTON_LEFT;
+    ev.button.x = x;
+    ev.button.y = y;
+    return ev;
+}
+
+static SDL_Event motion(int x, int y)
+{
+    SDL_Event ev = {.type = SDL_MOUSEMOTION};
+    ev.motion.x = x;
+    ev.motion.y = y;
+    return ev;
+}
+
+static SDL_Event key(SDL_Keycode sym, Uint16 mod)
+{
+    SDL_Event ev = {.type = SDL_KEYDOWN};
+    ev.key.state = SDL_PRESSED;
+    ev.key.keysym.sym = sym;
+    ev.key.keysym.mod = mod;
+    return ev;
+}
+
+static void step(rig *r, int n)
+{
+    for (int k = 0; k < n; k++)
+        bp_session_step(&r->session, r->err, sizeof r->err);
+}
+
+static bool same_world(const bp_world *a, const bp_world *b)
+{
+    if (a->count != b->count || memcmp(&a->params, &b->params, sizeof a->params) != 0)
+        return false;
+    size_t n = a->count * sizeof(double);
+    return memcmp(a->x, b->x, n) == 0 && memcmp(a->y, b->y, n) == 0 &&
+           memcmp(a->vx, b->vx, n) == 0 && memcmp(a->vy, b->vy, n) == 0 &&
+           memcmp(a->w, b->w, n) == 0;
+}
+
+/* Drags the restitution slider from 0.9 to 0.2 over a second: 60 motion
+ * events, two steps (120 Hz) after each, as frames would. */
+static void drag_restitution(rig *r, double *grabbed)
+{
+    double x0, y0, x1, y1;
+    bool found = bp_panel_knob_at(&r->panel, &r->input, &r->view, &r->session, "restitution", 0.9,
+                                  &x0, &y0) &&
+                 bp_panel_knob_at(&r->panel, &r->input, &r->view, &r->session, "restitution",
+                                  0.2, &x1, &y1);
+    TAP_OK(found && x1 < x0 && y1 == y0, "the open panel has a restitution slider");
+    /* A ball right under the knob: the press must not grab it. */
+    bp_input spawn = {.kind = BP_INPUT_SPAWN, .v = {x0, y0, 10.0}};
+    bp_session_apply(&r->session, &spawn, r->err, sizeof r->err);
+    *grabbed = 0.0;
+    bool used = feed(r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x0), (int)lround(y0)));
+    TAP_OK(used, "the press on the slider is the panel's");
+    for (int k = 1; k <= 60; k++) {
+        double x = x0 + (x1 - x0) * k / 60.0;
+        used &= feed(r, motion((int)lround(x), (int)lround(y0)));
+        *grabbed += r->session.held >= 0 || r->input.dragging;
+        step(r, 2);
+    }
+    used &= feed(r, button(SDL_MOUSEBUTTONUP, (int)lround(x1), (int)lround(y0)));
+    *grabbed += r->session.held >= 0 || r->input.dragging;
+    TAP_OK(used, "the drag's motion and release are the panel's too");
+}
+
+static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
+{
+    char path[] = "/tmp/bp-test-panel-XXXXXX";
+    int fd = mkstemp(path);
+    TAP_OK(fd >= 0, "temporary recording file");
+    if (fd < 0)
+        return;
+    close(fd);
+    rig r;
+    rig_make(&r);
+    bp_input_writer writer;
+    TAP_OK(bp_input_writer_open(&writer, path, r.err, sizeof r.err), "recording opens");
+    r.session.writer = &writer;
+    step(&r, 30);
+    feed(&r, key(SDLK_p, 0));
+    TAP_OK(r.view.show_panel, "P opens the panel");
+    TAP_OK(r.world->params.restitution == 0.9, "restitution starts at 0.9");
+    double grabbed;
+    drag_restitution(&r, &grabbed);
+    /* The slider snaps to steps of 0.01, and 0.2 is on the grid. */
+    TAP_OK(fabs(r.world->params.restitution - 0.2) < 0.005,
+           "dragged to 0.2, the slider sets restitution 0.2 (within its step of 0.01)");
+    TAP_OK(grabbed == 0.0, "no ball under the panel was grabbed by the drag");
+    TAP_OK(r.input.undo.past_count == 1, "a second's drag is one undo step, not sixty");
+    step(&r, 20);
+    feed(&r, key(SDLK_z, KMOD_LCTRL));
+    TAP_OK(r.world->params.restitution == 0.9, "Ctrl+Z puts restitution back to 0.9 at once");
+    step(&r, 20);
+    TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
+           "recording closes");
+    bp_replay rp;
+    int status = bp_replay_load(&rp, path, r.err, sizeof r.err);
+    size_t sets = 0;
+    for (size_t k = 0; status == 0 && k < rp.count; k++)
+        sets += rp.inputs[k].kind == BP_INPUT_SET && rp.inputs[k].param == BP_PARAM_RESTITUTION;
+    TAP_OK(status == 0 && sets >= 2, "the drag and its undo are recorded as set inputs");
+    rig again;
+    rig_make(&again);
+    while (status == 0 && again.session.tick < rp.end_step) {
+        bp_session_feed(&again.session, &rp, again.err, sizeof again.err);
+        step(&again, 1);
+    }
+    TAP_OK(status == 0 && same_world(r.world, again.world),
+           "the recording replays to the same world, bit for bit");
+    if (status == 0)
+        bp_replay_free(&rp);
+    bp_world_destroy(r.world);
+    bp_world_destroy(again.world);
+    remove(path);
+}
+
+/* The buttons act as their keys, and the tab opens the panel. */
+static void buttons_and_the_tab_act_as_their_keys(void)
+{
+    rig r;
+    rig_make(&r);
+    TAP_OK(!bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "restitution", 0.5,
+                             &(double){0}, &(double){0}),
+           "closed, the panel has no slider to find");
+    /* The tab: against the right edge, half way down. */
+    bool used = feed(&r, button(SDL_MOUSEBUTTONDOWN, WIDTH - 20, HEIGHT / 2));
+    feed(&r, button(SDL_MOUSEBUTTONUP, WIDTH - 20, HEIGHT / 2));
+    TAP_OK(used && r.view.show_panel, "a click on the tab opens the panel");
+    double x, y;
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 0.5, &x, &y);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
+    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    TAP_OK(r.view.time_scale == 0.5, "a click on the time scale's track sets 0.5x");
+    TAP_OK(r.input.undo.past_count == 0, "the time scale is a view setting: no undo step");
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 490.0, &x, &y);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
+    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    TAP_OK(r.world->params.gravity == 490.0, "the gravity slider keeps gravity pulling down");
+    feed(&r, key(SDLK_UP, 0));
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 1960.0, &x, &y);
+    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
+    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    TAP_OK(r.world->params.gravity == -1960.0, "... and pulling up after Up");
+    feed(&r, key(SDLK_p, 0));
+    TAP_OK(!r.view.show_panel, "P closes it again");
+    bp_world_destroy(r.world);
+}
+
+/* Drawn on a software renderer: the panel darkens the arena under it. */
+static void the_panel_draws_over_the_arena(void)
+{
+    rig r;
+    rig_make(&r);
+    SDL_Surface *surface =
+        SDL_CreateRGBSurfaceWithFormat(0, WIDTH, HEIGHT, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *renderer = surface ? SDL_CreateSoftwareRenderer(surface) : NULL;
+    TAP_OK(renderer != NULL, "a software renderer to draw on");
+    if (!renderer)
+        return;
+    r.view.show_panel = true;
+    SDL_SetRenderDrawColor(renderer, 200, 200, 200, 255);
+    SDL_RenderClear(renderer);
+    bp_panel_draw(&r.panel, renderer, NULL, &r.input, &r.view, &r.session);
+    const Uint32 *px = surface->pixels;
+    int pitch = surface->pitch / 4;
+    Uint32 inside = px[(HEIGHT / 2) * pitch + WIDTH - 13], outside = px[(HEIGHT / 2) * pitch + 20];
+    TAP_OK((inside & 0xff) < 120 && (outside & 0xff) == 200,
+           "inside the panel the light background shows dark; outside it is untouched");
+    SDL_DestroyRenderer(renderer);
+    SDL_FreeSurface(surface);
+    bp_world_destroy(r.world);
+}
+
+int main(void)
+{
+    a_dragged_slider_sets_once_undoes_once_and_replays();
+    buttons_and_the_tab_act_as_their_keys();
+    the_panel_draws_over_the_arena();
+    return tap_done();
+}
