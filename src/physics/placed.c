@@ -60,6 +60,11 @@ static void mark_touching(const bp_world *world, const bp_broadphase *bp, uint8_
 
 bool bp_placed_settle(bp_world *world)
 {
+    size_t sleepers = 0;
+    for (size_t i = 0; i < world->count; i++)
+        sleepers += (world->flags[i] & BP_BALL_ASLEEP) != 0;
+    if (sleepers == 0)
+        return true; /* nothing to judge: spare a big scene its pairs */
     if (!bp_statics_prepare(world))
         return false;
     bp_sleep_rules rules = bp_sleep_rules_for(&world->params);

@@ -415,7 +415,7 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
     for (size_t i = 0; i < scene->ball_count; i++)
         if (scene->balls[i].asleep == 1.0)
             bp_world_sleep(world, base + i);
-    /* ... but none that could not be at rest: overlapping, or off its floor. */
+    /* ... but none that could not be at rest: pressed in, or touching nothing. */
     if (!bp_placed_settle(world)) {
         snprintf(err, err_size, "%s: out of memory", name);
         return 1;
