@@ -454,8 +454,28 @@ static bool save_contacts(const bp_world *world, FILE *out)
     return true;
 }
 
+bool bp_scene_fits(const bp_world *world, char *why, size_t why_size)
+{
+    size_t contacts = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
+    if (world->count > BP_SCENE_MAX_BALLS)
+        snprintf(why, why_size, "%zu balls; a scene file holds at most %u", world->count,
+                 BP_SCENE_MAX_BALLS);
+    else if (world->wall_count > BP_SCENE_MAX_WALLS)
+        snprintf(why, why_size, "%zu walls; a scene file holds at most %u", world->wall_count,
+                 BP_SCENE_MAX_WALLS);
+    else if (contacts > BP_SCENE_MAX_CONTACTS)
+        snprintf(why, why_size, "%zu kept contacts; a scene file holds at most %u", contacts,
+                 BP_SCENE_MAX_CONTACTS);
+    else
+        return true;
+    return false;
+}
+
 bool bp_scene_save(const bp_world *world, FILE *out)
 {
+    char why[128];
+    if (!bp_scene_fits(world, why, sizeof why))
+        return false; /* it would not load back */
     const bp_params *p = &world->params;
     fprintf(out, "# ballpit scene, saved after %llu steps\n", (unsigned long long)world->steps);
     fprintf(out, "world w=%.17g h=%.17g gravity=%.17g restitution=%.17g friction=%.17g "
