@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crowd.h"
 #include "grow.h"
 #include "limits.h"
 #include "numparse.h"
@@ -409,6 +410,22 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         world->w[world->count - 1] = b->w;
         if (b->grounded == 1.0)
             world->flags[world->count - 1] |= BP_BALL_GROUNDED;
+    }
+    /* Before the first pairing (bp_placed_settle, then each step), which
+     * keeps every overlapping pair: balls piled on one spot by the
+     * thousand are refused rather than exhausting memory. */
+    size_t overlaps = bp_count_overlaps(world->x, world->y, world->r, world->count,
+                                        BP_CROWD_MAX_OVERLAPS);
+    if (overlaps == (size_t)-1) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return 1;
+    }
+    if (overlaps > BP_CROWD_MAX_OVERLAPS) {
+        snprintf(err, err_size,
+                 "%s: balls too crowded: more than %u pairs of them overlap (about 5,700 "
+                 "balls at one point); spread them out",
+                 name, BP_CROWD_MAX_OVERLAPS);
+        return 2;
     }
     /* Sleepers last, once every ball is in: a pile saved at rest comes
      * back at rest, the same picture, until something disturbs it. */
