@@ -148,6 +148,12 @@ def main():
             ("world w=0 h=0\n", "bad.scene:1:", "arena 0x0"),
             ("world w=400 h=300\n\n\nball x=500 y=10\n", "bad.scene:4:",
              "ball outside the arena"),
+            ("world w=400 h=300\nball x=0 y=10\n", "bad.scene:2:",
+             "a ball centred on the arena's left border"),
+            ("world w=400 h=300\nball x=200 y=300\n", "bad.scene:2:",
+             "a ball centred on the arena's bottom border"),
+            ("world w=400 h=300\n# fine\nball x=10 y=10\x00\n", "bad.scene:3:",
+             "a NUL byte (named by its line)"),
         ]
         for text, prefix, what in scenes:
             expect_bad([], prefix, "scene: " + what, tmp, scene_text=text)

@@ -238,6 +238,27 @@ def stop_while_settling(tmp):
     check(ok, "SIGTERM while settling: frames.csv holds whole rows")
 
 
+def stale_frames(tmp):
+    """A shorter dump into the DIR of a longer one leaves only its own
+    frames: the old frame-NNNNNN.png beyond them are removed, anything else
+    in DIR stays."""
+    out = os.path.join(tmp, "stale")
+    args = ["--headless", "--balls", "5", "--png", "--dump", out, "--steps"]
+    first = run(args + ["8"], tmp)
+    others = ["notes.txt", "frame-1.png", "frame-000001.png.bak", "my-frame-000002.png"]
+    for name in others:
+        with open(os.path.join(out, name), "w") as f:
+            f.write("keep me")
+    second = run(args + ["3"], tmp)
+    pngs = sorted(n for n in os.listdir(out) if n.startswith("frame-") and n.endswith(".png"))
+    check(first.returncode == 0 and second.returncode == 0, "stale: both dumps exit 0",
+          first.stderr + second.stderr)
+    check(pngs == ["frame-%06d.png" % k for k in range(4)] + ["frame-1.png"],
+          "stale: a 3-step dump over an 8-step one leaves frames 0..3 only", pngs)
+    check(all(os.path.exists(os.path.join(out, n)) for n in others),
+          "stale: files not named as frames (notes.txt, frame-1.png, ...) stay", os.listdir(out))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         format_and_every(tmp)
@@ -247,6 +268,7 @@ def main():
         stop_by_signal(tmp, signal.SIGTERM, "SIGTERM")
         full_disk(tmp)
         stop_while_settling(tmp)
+        stale_frames(tmp)
     return done()
 
 

@@ -416,8 +416,46 @@ static void a_scene_loaded_after_the_pit_is_that_scene(void)
     bp_world_destroy(w);
 }
 
+/* A replay may draw more walls than a scene file holds (100,000): such a
+ * world is not saved, rather than saved as a file that will not load. */
+static void a_world_a_scene_cannot_hold_is_not_saved(void)
+{
+    bp_params p = bp_params_default();
+    bp_world *w = bp_world_new(&p);
+    bool built = w != NULL;
+    for (int k = 0; built && k < 100000; k++)
+        built = bp_world_insert_wall(w, (bp_wall){.x1 = 10.0 + k % 1000, .y1 = 10.0 + k / 200,
+                                                  .x2 = 12.0 + k % 1000, .y2 = 10.0 + k / 200,
+                                                  .r = 1.0});
+    TAP_OK(built, "a world with 100,000 walls");
+    if (!built) {
+        bp_world_destroy(w);
+        return;
+    }
+    char why[128] = "", err[512] = "";
+    bp_scene scene = {0};
+    TAP_OK(bp_scene_fits(w, why, sizeof why) && scene_round_trip(w, &scene, err, sizeof err) &&
+               scene.wall_count == 100000,
+           "100,000 walls fit a scene file, and it loads back with all of them");
+    if (err[0])
+        printf("#   %s\n", err);
+    bp_scene_free(&scene);
+    bp_world_insert_wall(w, (bp_wall){.x1 = 5.0, .y1 = 5.0, .x2 = 6.0, .y2 = 5.0, .r = 1.0});
+    TAP_OK(!bp_scene_fits(w, why, sizeof why) && strstr(why, "100001 walls") &&
+               strstr(why, "at most 100000"),
+           "100,001 walls do not fit, and the reason says how many may");
+    printf("#   %s\n", why);
+    FILE *f = tmpfile();
+    TAP_OK(f && !bp_scene_save(w, f) && ftell(f) == 0,
+           "saving them is refused before a byte is written");
+    if (f)
+        fclose(f);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
+    a_world_a_scene_cannot_hold_is_not_saved();
     rotation_keys_set_the_balls_angle_and_spin();
     a_scene_loaded_after_the_pit_is_that_scene();
     a_saved_scene_loads_back_to_the_same_bits();

@@ -59,7 +59,7 @@ typedef struct bp_world_def {
 
 /* A ball to add. Start from bp_default_ball_def(). */
 typedef struct bp_ball_def {
-    double x, y;   /* centre, px: inside the arena */
+    double x, y;   /* centre, px: inside the arena, not on its border */
     double vx, vy; /* velocity, px/s */
     double radius; /* px, 0.5 .. 10000, and no larger than the arena */
     double mass;   /* 0: the default, radius^2 */

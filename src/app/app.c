@@ -370,6 +370,11 @@ static void save_scene(bp_app *app)
         fprintf(stderr, "ballpit: save scene: no free file name\n");
         return;
     }
+    char why[128];
+    if (!bp_scene_fits(app->session.world, why, sizeof why)) {
+        tell_error(app, "Ctrl+S: cannot save:", why); /* the file would not load */
+        return;
+    }
     FILE *f = fopen(path, "w");
     bool ok = f && bp_scene_save(app->session.world, f);
     if (f && fclose(f) != 0)

@@ -132,8 +132,8 @@ static int line_height(const char *line)
     return line[0] ? BP_LINE : BP_LINE / 2;
 }
 
-/* Draws the panel round the lines, then the lines. */
-static void flush(text_box *b)
+/* The panel's size round the lines, px (scaled). */
+static void box_size(const text_box *b, int *w, int *h)
 {
     int cols = 0, height = 0;
     for (int k = 0; k < b->count; k++) {
@@ -141,7 +141,16 @@ static void flush(text_box *b)
         cols = n > cols ? n : cols;
         height += line_height(b->lines[k]);
     }
-    panel(b->renderer, b->x - 6, b->y - 6, cols, height);
+    *w = cols * BP_GLYPH + 12;
+    *h = height + 10;
+}
+
+/* Draws the panel round the lines, then the lines. */
+static void flush(text_box *b)
+{
+    int w, h;
+    box_size(b, &w, &h);
+    panel(b->renderer, b->x - 6, b->y - 6, (w - 12) / BP_GLYPH, h - 10);
     int y = b->y;
     for (int k = 0; k < b->count; k++) {
         if (b->lines[k][0])
@@ -150,60 +159,137 @@ static void flush(text_box *b)
     }
 }
 
-/* Below this width (output px at text scale 1) the HUD keeps to the
+/* Room between a HUD panel and the window's edge, px (scaled); at the
+ * bottom more, for the timeline bar (draw_timeline, 22 output px). */
+#define BP_HUD_EDGE 4
+#define BP_HUD_EDGE_BOTTOM 26
+
+/* The panel's top left in corner c (bit 0: right, bit 1: bottom) of a
+ * width x height window (scaled px), for a panel w x h. */
+static void corner_at(int c, int width, int height, int scale, int w, int h, int *x, int *y)
+{
+    *x = c & 1 ? width - BP_HUD_EDGE - w : BP_HUD_EDGE;
+    *y = c & 2 ? height - (BP_HUD_EDGE_BOTTOM + scale - 1) / scale - h : BP_HUD_EDGE;
+}
+
+/* How much of the balls a w x h panel at (x, y) would cover, in square
+ * px (scaled; each ball taken as its bounding square, enough to rank
+ * corners). The arena is letterboxed into the window as SDL's logical
+ * size does it. */
+static double covered(const bp_world *world, int out_w, int out_h, int scale, int x, int y,
+                      int w, int h)
+{
+    double aw = SDL_ceil(world->params.width), ah = SDL_ceil(world->params.height);
+    double k = SDL_min(out_w / aw, out_h / ah) / scale;
+    double ox = (out_w / (double)scale - aw * k) / 2.0, oy = (out_h / (double)scale - ah * k) / 2.0;
+    double sum = 0.0;
+    for (size_t i = 0; i < world->count; i++) {
+        double cx = ox + world->x[i] * k, cy = oy + world->y[i] * k, r = world->r[i] * k;
+        double dx = SDL_min(cx + r, (double)(x + w)) - SDL_max(cx - r, (double)x);
+        double dy = SDL_min(cy + r, (double)(y + h)) - SDL_max(cy - r, (double)y);
+        if (dx > 0.0 && dy > 0.0)
+            sum += dx * dy;
+    }
+    return sum;
+}
+
+/* Draws the HUD's lines in the corner of the window where they cover the
+ * fewest balls. *corner is where they were last time: they move only to
+ * cover under half as much, so the panel does not hop about as balls roll
+ * past it. */
+static void flush_in_corner(text_box *b, const bp_world *world, int out_w, int out_h, int scale,
+                            int *corner)
+{
+    int w, h, x, y;
+    box_size(b, &w, &h);
+    int width = out_w / scale, height = out_h / scale;
+    double cover[4];
+    int best = *corner & 3;
+    for (int c = 0; c < 4; c++) {
+        corner_at(c, width, height, scale, w, h, &x, &y);
+        cover[c] = covered(world, out_w, out_h, scale, x, y, w, h);
+    }
+    for (int c = 0; c < 4; c++)
+        if (cover[c] < cover[best] * 0.5)
+            best = c;
+    *corner = best;
+    corner_at(best, width, height, scale, w, h, &x, &y);
+    b->x = x + 6;
+    b->y = y + 6;
+    flush(b);
+}
+
+/* The hint a first-time user sees with the HUD until the first grab. */
+#define BP_HINT "drag a ball to throw it"
+
+/* The short HUD, the window's first: one line of what a glance needs
+ * (state, frame rate, balls) and the keys that lead on, then the hint. */
+static void short_hud(text_box *b, const bp_session *s, const bp_view *view,
+                      const bp_hud_stats *st)
+{
+    char rate[32] = "-- fps"; /* the first half second: not measured yet */
+    if (st->idle)
+        snprintf(rate, sizeof rate, "idle");
+    else if (st->fps > 0.0)
+        snprintf(rate, sizeof rate, "%.0f fps", st->fps);
+    const char *state = view->replaying ? "REPLAY  " : "";
+    if (view->paused)
+        state = view->replaying ? "PAUSED REPLAY  " : "PAUSED  ";
+    line(b, 220, 220, 220, "%s%s  %zu balls  H: help  Tab: more", state, rate,
+         s->world->count);
+}
+
+/* Below this width (output px at text scale 1) the full HUD keeps to the
  * figures that change, in short lines: the full one would cover over half
  * of a 500 px window. */
 #define BP_HUD_COMPACT_BELOW 640
 
-static void draw_compact_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
-                             const bp_view *view, const bp_hud_stats *st)
+static void compact_hud(text_box *b, const bp_session *s, const bp_view *view,
+                        const bp_hud_stats *st)
 {
-    text_box b = {.renderer = renderer, .text = glyphs, .x = 10, .y = 10};
-    line(&b, 255, 255, 255, "ballpit%s", view->paused ? "  PAUSED" : "");
+    line(b, 255, 255, 255, "ballpit%s", view->paused ? "  PAUSED" : "");
     if (st->idle)
-        line(&b, 150, 220, 160, "idle");
+        line(b, 150, 220, 160, "idle");
     else
-        line(&b, 220, 220, 220, "fps %.0f  steps/s %.0f", st->fps, st->steps_per_s);
-    line(&b, 220, 220, 220, "step %llu  x%g", (unsigned long long)s->world->steps,
+        line(b, 220, 220, 220, "fps %.0f  steps/s %.0f", st->fps, st->steps_per_s);
+    line(b, 220, 220, 220, "step %llu  x%g", (unsigned long long)s->world->steps,
          view->time_scale);
-    line(&b, 220, 220, 220, "step ms p50 p99 max");
+    line(b, 220, 220, 220, "balls %zu", s->world->count);
+    line(b, 220, 220, 220, "step ms p50 p99 max");
     if (isnan(st->step_p50))
-        line(&b, 220, 220, 220, "        none");
+        line(b, 220, 220, 220, "        none");
     else
-        line(&b, 220, 220, 220, "     %5.2f %.2f %.2f", st->step_p50, st->step_p99, st->step_max);
-    line(&b, 160, 200, 255, "H: help");
-    flush(&b);
+        line(b, 220, 220, 220, "     %5.2f %.2f %.2f", st->step_p50, st->step_p99, st->step_max);
+    line(b, 160, 200, 255, "H: help  Tab: off");
 }
 
-static void draw_hud(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
-                     const bp_view *view, const bp_hud_stats *st)
+static void full_hud(text_box *b, const bp_session *s, const bp_view *view,
+                     const bp_hud_stats *st)
 {
     const bp_world *w = s->world;
     const bp_params *p = &w->params;
     bp_energy e = bp_world_get_energy(w);
-    text_box b = {.renderer = renderer, .text = glyphs, .x = 10, .y = 10};
     const char *state = view->paused ? "  PAUSED" : "";
-    line(&b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
+    line(b, 255, 255, 255, "ballpit%s%s", state, view->replaying ? "  REPLAY" : "");
     if (st->idle)
-        line(&b, 150, 220, 160, "idle (nothing moves)");
+        line(b, 150, 220, 160, "idle (nothing moves)");
     else
-        line(&b, 220, 220, 220, "fps %.1f  steps/s %.1f", st->fps, st->steps_per_s);
-    line(&b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->world->steps,
+        line(b, 220, 220, 220, "fps %.1f  steps/s %.1f", st->fps, st->steps_per_s);
+    line(b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->world->steps,
          view->time_scale);
-    line(&b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
+    line(b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
     if (isnan(st->step_p50))
-        line(&b, 220, 220, 220, "step ms: no steps");
+        line(b, 220, 220, 220, "step ms: no steps");
     else
-        line(&b, 220, 220, 220, "step ms %.2f p99 %.2f max %.2f", st->step_p50, st->step_p99,
+        line(b, 220, 220, 220, "step ms %.2f p99 %.2f max %.2f", st->step_p50, st->step_p99,
              st->step_max);
-    line(&b, 220, 220, 220, "energy (mass px^2/s^2):");
-    line(&b, 220, 220, 220, " kinetic %.4g  spin %.4g", e.kinetic, e.rotational);
-    line(&b, 220, 220, 220, " potential %.4g  total %.4g", e.potential, e.total);
-    line(&b, 220, 220, 220, "g %g px/s^2  hz %g", p->gravity, p->hz);
-    line(&b, 220, 220, 220, "e %.2f  mu %.2f  roll %.3g  drag %g/s", p->restitution, p->friction,
+    line(b, 220, 220, 220, "energy (mass px^2/s^2):");
+    line(b, 220, 220, 220, " kinetic %.4g  spin %.4g", e.kinetic, e.rotational);
+    line(b, 220, 220, 220, " potential %.4g  total %.4g", e.potential, e.total);
+    line(b, 220, 220, 220, "g %g px/s^2  hz %g", p->gravity, p->hz);
+    line(b, 220, 220, 220, "e %.2f  mu %.2f  roll %.3g  drag %g/s", p->restitution, p->friction,
          p->rolling, p->drag);
-    line(&b, 160, 200, 255, "H or F1: help");
-    flush(&b);
+    line(b, 160, 200, 255, "H or F1: help  Tab: off");
 }
 
 static const char *const help_lines[] = {
@@ -229,7 +315,7 @@ static const char *const help_lines[] = {
     "F12             screenshot (ballpit-NNN.png)",
     "Ctrl+S          save scene (ballpit-scene-NNN.scene)",
     "Ctrl+O          load a scene (type its name)",
-    "Tab             HUD on / off",
+    "Tab             HUD: short / full / off",
     "T               trails (last seconds of path)",
     "V               velocity arrows (0.1 s ahead)",
     "C               colour by id / speed / sleep",
@@ -257,8 +343,45 @@ static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int he
     flush(&b);
 }
 
+/* A note as lines of at most cols glyphs, broken at spaces (a word longer
+ * than a line, such as a path, where it must): an error naming a long
+ * path ran off both sides of the window. */
+static void wrapped(text_box *b, const char *msg, int cols)
+{
+    cols = SDL_max(8, SDL_min(cols, (int)sizeof b->lines[0] - 1));
+    size_t n = strlen(msg);
+    while (n > 0) {
+        size_t cut = n;
+        if (n > (size_t)cols) {
+            cut = (size_t)cols;
+            while (cut > 0 && msg[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = (size_t)cols;
+        }
+        line(b, 255, 240, 200, "%.*s", (int)cut, msg);
+        while (cut < n && msg[cut] == ' ')
+            cut++;
+        msg += cut;
+        n -= cut;
+    }
+}
+
+/* The note, centred near the bottom, wrapped to the window's width. */
+static void draw_message(SDL_Renderer *renderer, bp_text *glyphs, const char *msg, int width,
+                         int height)
+{
+    text_box b = {.renderer = renderer, .text = glyphs};
+    wrapped(&b, msg, (width - 2 * (BP_HUD_EDGE + 6)) / BP_GLYPH);
+    int w, h;
+    box_size(&b, &w, &h);
+    b.x = (width - w) / 2 + 6;
+    b.y = height - 2 * BP_LINE - h + 10;
+    flush(&b);
+}
+
 void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
-                      const bp_view *view, const bp_hud_stats *stats)
+                      const bp_view *view, bp_hud_stats *stats)
 {
     if (!view->show_hud && !view->show_help && !stats->message)
         return;
@@ -271,18 +394,20 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
     scale = scale > 1 ? scale : 1;
     SDL_RenderSetScale(renderer, (float)scale, (float)scale);
     if (view->show_hud) {
-        if (out_w / scale < BP_HUD_COMPACT_BELOW)
-            draw_compact_hud(renderer, glyphs, s, view, stats);
+        text_box b = {.renderer = renderer, .text = glyphs};
+        if (!view->hud_full)
+            short_hud(&b, s, view, stats);
+        else if (out_w / scale < BP_HUD_COMPACT_BELOW)
+            compact_hud(&b, s, view, stats);
         else
-            draw_hud(renderer, glyphs, s, view, stats);
+            full_hud(&b, s, view, stats);
+        if (view->hint && !view->show_help)
+            line(&b, 255, 220, 120, "%s", BP_HINT);
+        flush_in_corner(&b, s->world, out_w, out_h, scale, &stats->corner);
         bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
     }
     if (stats->message) {
-        int cols = (int)SDL_strlen(stats->message);
-        int x = (out_w / scale - cols * BP_GLYPH) / 2, y = out_h / scale - 3 * BP_LINE;
-        text_box b = {.renderer = renderer, .text = glyphs, .x = x, .y = y};
-        line(&b, 255, 240, 200, "%s", stats->message);
-        flush(&b);
+        draw_message(renderer, glyphs, stats->message, out_w / scale, out_h / scale);
         bp_text_flush(glyphs, renderer);
     }
     if (view->show_help) {

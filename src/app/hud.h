@@ -21,6 +21,8 @@ typedef struct bp_hud_stats {
      * percentile, worst; NAN with no step in that second. */
     double step_p50, step_p99, step_max;
     const char *message; /* a short note to show (a file saved), or NULL */
+    int corner; /* the window's corner the HUD sits in (bit 0: right, bit 1:
+                 * bottom), kept from frame to frame by bp_hud_draw_text */
 } bp_hud_stats;
 
 /* In arena coordinates (the renderer's logical size): marks on the world,
@@ -30,8 +32,11 @@ void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_inp
                        const double *draw_x, const double *draw_y);
 
 /* In output pixels (logical size off): HUD and help, as the view asks, in
- * the glyphs' batches (NULL: glyph by glyph). */
+ * the glyphs' batches (NULL: glyph by glyph). The HUD (short, or full with
+ * view->hud_full) goes in the corner where it covers the fewest balls, with
+ * the hint under it while view->hint; the note (stats->message) is wrapped
+ * to the window's width. */
 void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session *s,
-                      const bp_view *view, const bp_hud_stats *stats);
+                      const bp_view *view, bp_hud_stats *stats);
 
 #endif

@@ -11,6 +11,7 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
 {
     *view = (bp_view){.time_scale = 1.0,
                       .show_hud = true,
+                      .hint = opts->replay_path == NULL,
                       .replaying = opts->replay_path != NULL,
                       .one_scene = opts->record_path != NULL || opts->dump_dir != NULL,
                       .look = bp_look_from_options(opts),
@@ -242,8 +243,13 @@ static bool view_key(bp_view *view, SDL_Keycode key, bool ctrl)
     case SDLK_F1:
         view->show_help = !view->show_help;
         return true;
-    case SDLK_TAB:
-        view->show_hud = !view->show_hud;
+    case SDLK_TAB: /* short -> full -> off -> short */
+        if (view->show_hud && !view->hud_full) {
+            view->hud_full = true;
+        } else {
+            view->show_hud = !view->show_hud;
+            view->hud_full = false;
+        }
         return true;
     case SDLK_F12:
         view->screenshot = true;
@@ -543,7 +549,14 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         h->cursor_y = ev->button.y;
         if (ev->button.button == SDL_BUTTON_MIDDLE)
             return inspect_at(h, view, s, ev->button.x, ev->button.y, err, err_size);
-        return view->replaying ? 0 : mouse_down(h, s, &ev->button, err, err_size);
+        if (view->replaying)
+            return 0;
+        {
+            int status = mouse_down(h, s, &ev->button, err, err_size);
+            if (h->dragging)
+                view->hint = false; /* a ball in hand: the hint has done its job */
+            return status;
+        }
     case SDL_MOUSEBUTTONUP:
         h->cursor_x = ev->button.x;
         h->cursor_y = ev->button.y;

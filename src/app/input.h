@@ -23,6 +23,10 @@ typedef struct bp_view {
                             * BP_SINGLE_STEPS_AHEAD s of them, a slice a frame */
     double time_scale;    /* simulated seconds per real second */
     bool show_hud, show_help;
+    bool hud_full;        /* the HUD's every figure, not the short line: Tab
+                           * cycles short -> full -> off */
+    bool hint;            /* "drag a ball to throw it" with the HUD, until the
+                           * first grab (never in a replay) */
     bool screenshot;      /* save the next drawn frame to a PNG */
     bool save_scene;      /* save the world to a scene file */
     bool prompting;       /* Ctrl+O: typing a scene's name into prompt ... */

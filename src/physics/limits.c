@@ -61,8 +61,10 @@ const char *bp_check_ball_size(const bp_params *p, double r)
 
 const char *bp_check_ball_in_arena(const bp_params *p, double x, double y, double r)
 {
-    if (!(x >= 0.0 && x <= p->width && y >= 0.0 && y <= p->height))
-        return "ball centre lies outside the arena";
+    /* Strictly inside: a centre on the border is half out of the arena,
+     * and a side pushes it back in with the whole overlap at once. */
+    if (!(x > 0.0 && x < p->width && y > 0.0 && y < p->height))
+        return "ball centre must lie inside the arena, not on its border or beyond";
     return bp_check_ball_size(p, r);
 }
 

@@ -46,7 +46,8 @@ double bp_kept_impulse_most(const bp_params *p, double total_mass);
 const char *bp_check_kept_impulses(double jn, double jt, double jr, double r_a, double most);
 
 /* Whether a ball of radius r centred at (x, y) belongs in the arena of p:
- * its centre inside, and the ball no larger than the arena. */
+ * its centre strictly inside (a centre on the border is refused), and the
+ * ball no larger than the arena. */
 const char *bp_check_ball_in_arena(const bp_params *p, double x, double y, double r);
 /* Whether a ball of radius r fits the arena at all (placed anywhere). */
 const char *bp_check_ball_size(const bp_params *p, double r);

@@ -1,9 +1,11 @@
 #include "dump.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool bp_make_dirs(const char *dir, char *err, size_t err_size)
 {
@@ -34,10 +36,53 @@ bool bp_make_dirs(const char *dir, char *err, size_t err_size)
     return ok;
 }
 
+/* Whether name is a frame's PNG, as --png names them: frame-, six digits
+ * or more (the step), .png. */
+static bool frame_png_name(const char *name)
+{
+    if (strncmp(name, "frame-", 6) != 0)
+        return false;
+    size_t digits = strspn(name + 6, "0123456789");
+    return digits >= 6 && strcmp(name + 6 + digits, ".png") == 0;
+}
+
+/* Removes the frame PNGs an earlier dump left in dir: a shorter run
+ * overwrote only its own, and the old ones beyond them read as part of
+ * it. Nothing else in dir is touched. */
+static bool clear_old_frames(const char *dir, char *err, size_t err_size)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, err_size, "%s: cannot read directory: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    size_t len = strlen(dir);
+    for (struct dirent *e = readdir(d); e && ok; e = readdir(d)) {
+        if (!frame_png_name(e->d_name))
+            continue;
+        size_t size = len + strlen(e->d_name) + 2;
+        char *path = malloc(size);
+        if (!path) {
+            snprintf(err, err_size, "%s: out of memory", dir);
+            ok = false;
+            break;
+        }
+        snprintf(path, size, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            snprintf(err, err_size, "%s: cannot remove an old frame: %s", path, strerror(errno));
+            ok = false;
+        }
+        free(path);
+    }
+    closedir(d);
+    return ok;
+}
+
 bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size)
 {
     *dump = (bp_dump){0};
-    if (!bp_make_dirs(dir, err, err_size))
+    if (!bp_make_dirs(dir, err, err_size) || !clear_old_frames(dir, err, err_size))
         return false;
     size_t len = strlen(dir) + sizeof "/frames.csv";
     char *path = malloc(len);

@@ -16,8 +16,9 @@ typedef struct bp_dump {
     char *dir;
 } bp_dump;
 
-/* Creates dir (and its parents) if needed and starts frames.csv with its
- * header. false with a one-line message in err on failure. */
+/* Creates dir (and its parents) if needed, removes the frame-NNNNNN.png
+ * files an earlier run left there, and starts frames.csv with its header.
+ * false with a one-line message in err on failure. */
 bool bp_dump_open(bp_dump *dump, const char *dir, char *err, size_t err_size);
 /* Appends every ball of the world as frame number frame. On a failed
  * write the file is cut back to its last whole frame and closed. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crowd.h"
 #include "grow.h"
 #include "limits.h"
 #include "numparse.h"
@@ -410,6 +411,22 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         if (b->grounded == 1.0)
             world->flags[world->count - 1] |= BP_BALL_GROUNDED;
     }
+    /* Before the first pairing (bp_placed_settle, then each step), which
+     * keeps every overlapping pair: balls piled on one spot by the
+     * thousand are refused rather than exhausting memory. */
+    size_t overlaps = bp_count_overlaps(world->x, world->y, world->r, world->count,
+                                        BP_CROWD_MAX_OVERLAPS);
+    if (overlaps == (size_t)-1) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return 1;
+    }
+    if (overlaps > BP_CROWD_MAX_OVERLAPS) {
+        snprintf(err, err_size,
+                 "%s: balls too crowded: more than %u pairs of them overlap (about 5,700 "
+                 "balls at one point); spread them out",
+                 name, BP_CROWD_MAX_OVERLAPS);
+        return 2;
+    }
     /* Sleepers last, once every ball is in: a pile saved at rest comes
      * back at rest, the same picture, until something disturbs it. */
     for (size_t i = 0; i < scene->ball_count; i++)
@@ -454,8 +471,28 @@ static bool save_contacts(const bp_world *world, FILE *out)
     return true;
 }
 
+bool bp_scene_fits(const bp_world *world, char *why, size_t why_size)
+{
+    size_t contacts = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
+    if (world->count > BP_SCENE_MAX_BALLS)
+        snprintf(why, why_size, "%zu balls; a scene file holds at most %u", world->count,
+                 BP_SCENE_MAX_BALLS);
+    else if (world->wall_count > BP_SCENE_MAX_WALLS)
+        snprintf(why, why_size, "%zu walls; a scene file holds at most %u", world->wall_count,
+                 BP_SCENE_MAX_WALLS);
+    else if (contacts > BP_SCENE_MAX_CONTACTS)
+        snprintf(why, why_size, "%zu kept contacts; a scene file holds at most %u", contacts,
+                 BP_SCENE_MAX_CONTACTS);
+    else
+        return true;
+    return false;
+}
+
 bool bp_scene_save(const bp_world *world, FILE *out)
 {
+    char why[128];
+    if (!bp_scene_fits(world, why, sizeof why))
+        return false; /* it would not load back */
     const bp_params *p = &world->params;
     fprintf(out, "# ballpit scene, saved after %llu steps\n", (unsigned long long)world->steps);
     fprintf(out, "world w=%.17g h=%.17g gravity=%.17g restitution=%.17g friction=%.17g "

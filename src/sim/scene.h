@@ -61,8 +61,14 @@ void bp_scene_free(bp_scene *scene);
 int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
                    size_t err_size);
 
+/* Whether the world can be written as a scene file that loads: no more
+ * balls, walls or kept contacts than a scene file may hold (a replay can
+ * draw more walls than that). false with why ("100001 walls; a scene file
+ * holds at most 100000"). */
+bool bp_scene_fits(const bp_world *world, char *why, size_t why_size);
+
 /* Writes the world as a scene file that loads back to the same state.
- * false on a write error. */
+ * false on a write error, or when it would not load (bp_scene_fits). */
 bool bp_scene_save(const bp_world *world, FILE *out);
 
 #endif

@@ -49,6 +49,12 @@ bool bp_scene_out_finish(bp_scene_out *s, const bp_world *world, char *err, size
 {
     if (!s->out)
         return true;
+    char why_not[128];
+    if (!bp_scene_fits(world, why_not, sizeof why_not)) {
+        snprintf(err, err_size, "--save-scene: %s: cannot save: %s", s->path, why_not);
+        bp_scene_out_drop(s);
+        return false;
+    }
     bool ok = bp_scene_save(world, s->out);
     int why = errno;
     if (fclose(s->out) != 0 && ok) {

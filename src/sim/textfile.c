@@ -70,8 +70,12 @@ int bp_read_text_file(const char *path, size_t max_bytes, char **text, size_t *l
         size_t got = fread(buf + size, 1, BP_TEXT_CHUNK, f);
         size_t bad = first_binary(buf + size, got);
         if (bad < got) {
-            snprintf(err, err_size, "%s: not a text file (byte 0x%02x at offset %zu)", path,
-                     (unsigned char)buf[size + bad], size + bad);
+            /* FILE:LINE, as every other fault of a scene or recording. */
+            size_t line = 1;
+            for (size_t k = 0; k < size + bad; k++)
+                line += buf[k] == '\n';
+            snprintf(err, err_size, "%s:%zu: not a text file (byte 0x%02x at offset %zu)", path,
+                     line, (unsigned char)buf[size + bad], size + bad);
             status = 2;
             break;
         }
