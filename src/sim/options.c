@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "nearest.h"
 #include "numparse.h"
 #include "spawn.h"
 
@@ -37,6 +38,7 @@ struct opt_row {
     double lo, hi;       /* real numbers: the range */
     size_t room;         /* output paths: bytes ballpit adds to the path */
     const char *why;     /* what a refused value is told */
+    char letter;         /* -letter is the option too; 0: none */
 };
 
 static_assert(offsetof(bp_options, params) == 0, "a given offset of 0 means none");
@@ -323,7 +325,7 @@ static const opt_row rows[] = {
     {"history", "S", "keep the last S seconds for rewinding, 0: off", "30",
      REAL(history, 0, 3600), .given = AT(history_set),
      .why = "is not a number of seconds from 0 to 3600"},
-    {"help", NULL, "print this summary and exit", NULL, FLAG(help)},
+    {"help", NULL, "print this summary and exit", NULL, FLAG(help), .letter = 'h'},
     {"version", NULL, "print the version and exit", NULL, FLAG(version)},
 };
 
@@ -350,8 +352,10 @@ const char *bp_options_usage(void)
     size_t used = (size_t)snprintf(text, sizeof text, "usage: ballpit [options]\n");
     for (size_t k = 0; k < ROWS && used < sizeof text; k++) {
         const opt_row *o = &rows[k];
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->metavar ? " " : "",
+        char letter[8] = "", left[64];
+        if (o->letter)
+            snprintf(letter, sizeof letter, "-%c, ", o->letter);
+        snprintf(left, sizeof left, "%s--%s%s%s", letter, o->name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
         used += (size_t)snprintf(text + used, sizeof text - used, "  %-21s %s%s%s%s\n", left,
                                  o->help, o->dflt ? " (" : "", o->dflt ? o->dflt : "",
@@ -370,14 +374,55 @@ static const char *physics_option(unsigned set)
     return NULL;
 }
 
-/* getopt_long's description of the table, into longs[ROWS + 1]. */
-static void long_options(struct option *longs)
+/* getopt_long's description of the table: its long options into
+ * longs[ROWS + 1], its letters into shorts[2 * ROWS + 3]. Scanning stops at
+ * the first argument that is no option ('+'), so the one being read is
+ * always argv[optind] as getopt_long is called. */
+static void getopt_table(struct option *longs, char *shorts)
 {
-    for (size_t k = 0; k < ROWS; k++)
+    size_t n = 0;
+    shorts[n++] = '+';
+    shorts[n++] = ':';
+    for (size_t k = 0; k < ROWS; k++) {
         longs[k] = (struct option){rows[k].name,
                                    rows[k].metavar ? required_argument : no_argument, NULL,
                                    OPT_ROW + (int)k};
+        if (rows[k].letter) {
+            shorts[n++] = rows[k].letter;
+            if (rows[k].metavar)
+                shorts[n++] = ':';
+        }
+    }
     longs[ROWS] = (struct option){NULL, 0, NULL, 0};
+    shorts[n] = '\0';
+}
+
+/* The row getopt_long's answer c stands for, or NULL. */
+static const opt_row *row_of(int c)
+{
+    if (c >= OPT_ROW && c < OPT_ROW + (int)ROWS)
+        return &rows[c - OPT_ROW];
+    for (size_t k = 0; c > 0 && c < OPT_ROW && k < ROWS; k++)
+        if (rows[k].letter == c)
+            return &rows[k];
+    return NULL;
+}
+
+/* The option whose name is nearest to arg's (its dashes and any =value
+ * left out), if near enough to be the one meant; else NULL. */
+static const char *nearest_option(const char *arg)
+{
+    arg += strspn(arg, "-");
+    size_t len = strcspn(arg, "="), best = SIZE_MAX;
+    const char *found = NULL;
+    for (size_t k = 0; k < ROWS; k++) {
+        size_t d = bp_edit_distance(arg, len, rows[k].name, strlen(rows[k].name));
+        if (d < best) {
+            best = d;
+            found = rows[k].name;
+        }
+    }
+    return found && bp_near_enough(best, len) ? found : NULL;
 }
 
 /* Whether arg (--na or --na=value) begins the names of more than one long
@@ -418,7 +463,9 @@ static int refused(int c, const char *arg, char *err, size_t err_size)
         return fail(err, err_size, rows[optopt - OPT_ROW].name, NULL, "takes no value");
     if (ambiguous(arg, err, err_size))
         return 2;
-    snprintf(err, err_size, "%s: unknown option", arg);
+    const char *meant = nearest_option(arg);
+    snprintf(err, err_size, "%s: unknown option%s%s%s", arg, meant ? " (did you mean --" : "",
+             meant ? meant : "", meant ? "?)" : "");
     return 2;
 }
 
@@ -507,9 +554,14 @@ static int check_combinations(const bp_options *opts, char *err, size_t err_size
     return 0;
 }
 
-/* Reads the value v of row o into opts and marks it given. */
-static int take(const opt_row *o, const char *v, bp_options *opts, char *err, size_t err_size)
+/* Reads the value v of row o into opts and marks it given; an option given
+ * before (seen) is refused: which of the two was meant is anyone's guess. */
+static int take(const opt_row *o, const char *v, bool *seen, bp_options *opts, char *err,
+                size_t err_size)
 {
+    if (seen[o - rows])
+        return fail(err, err_size, o->name, NULL, "given more than once (give each option once)");
+    seen[o - rows] = true;
     int status = o->read(o, v, opts, err, err_size);
     if (status)
         return status;
@@ -522,14 +574,19 @@ static int take(const opt_row *o, const char *v, bp_options *opts, char *err, si
 int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t err_size)
 {
     struct option longs[ROWS + 1];
-    long_options(longs);
+    char shorts[2 * ROWS + 3];
+    bool seen[ROWS] = {false};
+    getopt_table(longs, shorts);
     optind = 0; /* GNU: restart scanning, so the parser can run more than once */
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", longs, NULL)) != -1) {
-        int status = c >= OPT_ROW && c < OPT_ROW + (int)ROWS
-                         ? take(&rows[c - OPT_ROW], optarg, opts, err, err_size)
-                         : refused(c, argv[optind - 1], err, err_size);
+    for (;;) {
+        int at = optind > 0 ? optind : 1; /* the argument getopt_long reads */
+        int c = getopt_long(argc, argv, shorts, longs, NULL);
+        if (c == -1)
+            break;
+        const opt_row *o = row_of(c);
+        int status = o ? take(o, optarg, seen, opts, err, err_size)
+                       : refused(c, at < argc ? argv[at] : "", err, err_size);
         if (status)
             return status;
     }
