@@ -116,6 +116,11 @@ def main():
             (["--headless"], ("--headless", "more than once"),
              "a flag given twice is refused, named"),
             (["-h", "--help"], ("--help", "more than once"), "-h is --help: not twice either"),
+            # --scene: a name found nowhere points to the example scenes.
+            (["--scene", "funnell"], ("funnell", "(did you mean funnel?)"),
+             "a misspelt example scene names the one meant"),
+            (["--scene", "qqqqqqq"], ("qqqqqqq", "billiard, funnel, heap, pachinko, ramp"),
+             "an unknown scene name lists the example scenes"),
         ]
         for args, name, what in options:
             if args == ["--png"]:
