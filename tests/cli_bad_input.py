@@ -121,6 +121,10 @@ def main():
              "a misspelt example scene names the one meant"),
             (["--scene", "qqqqqqq"], ("qqqqqqq", "billiard, funnel, heap, pachinko, ramp"),
              "an unknown scene name lists the example scenes"),
+            # The default radius does not fit an arena 16 px wide: the arena
+            # given is to blame, not the --radius never given.
+            (["--arena", "16x1e6"], ("ballpit: --arena: ", "--radius"),
+             "an arena too narrow for the default balls blames --arena"),
         ]
         for args, name, what in options:
             if args == ["--png"]:
