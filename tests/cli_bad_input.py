@@ -125,6 +125,17 @@ def main():
             # given is to blame, not the --radius never given.
             (["--arena", "16x1e6"], ("ballpit: --arena: ", "--radius"),
              "an arena too narrow for the default balls blames --arena"),
+            # A ray cast takes no steps: what would step, record or write
+            # frames is refused, not silently ignored.
+            (["--raycast", "10,10,1,0", "--replay", "in.rec"], ("--raycast", "--replay"),
+             "--raycast with --replay"),
+            (["--raycast", "10,10,1,0", "--record-input", "out.rec"],
+             ("--raycast", "--record-input"), "--raycast with --record-input"),
+            (["--raycast", "10,10,1,0", "--png"], ("--raycast", "--png"),
+             "--raycast with --png"),
+            (["--raycast", "10,10,1,0"], ("--raycast", "--dump"), "--raycast with --dump"),
+            (["--bench", "1000", "--raycast", "10,10,1,0"], ("--bench", "--raycast"),
+             "--bench with a ray cast it would ignore"),
         ]
         for args, name, what in options:
             if args == ["--png"]:

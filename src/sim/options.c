@@ -495,6 +495,7 @@ static int check_bench(const bp_options *opts, char *err, size_t err_size)
      * its world or write files would be silently ignored. */
     const char *physics = physics_option(opts->params_set & ~(unsigned)BP_SET_SOLVER);
     const char *ignored = opts->scene_path        ? "scene"
+                          : opts->raycast_set     ? "raycast"
                           : opts->pit_set         ? "pit"
                           : opts->balls_set       ? "balls"
                           : physics               ? physics
@@ -529,6 +530,25 @@ static int check_pit(const bp_options *opts, char *err, size_t err_size)
     if (bp_pit_check(opts->pit, BP_PIT_ASPECT, why, sizeof why))
         return fail(err, err_size, "pit", NULL, why);
     return 0;
+}
+
+/* A ray cast takes no steps and writes nothing but its hits: what would
+ * step, record or write frames would be silently ignored. */
+static int check_raycast(const bp_options *opts, char *err, size_t err_size)
+{
+    /* A benchmark refuses a ray cast as it does the rest. */
+    bool benching = opts->bench_set || opts->bench_crowd_set;
+    const char *ignored = !opts->raycast_set || benching ? NULL
+                          : opts->replay_path ? "--replay"
+                          : opts->record_path ? "--record-input"
+                          : opts->png         ? "--png"
+                          : opts->dump_dir    ? "--dump"
+                                              : NULL;
+    if (!ignored)
+        return 0;
+    snprintf(err, err_size, "--raycast: cannot be combined with %s (a ray cast takes no steps)",
+             ignored);
+    return 2;
 }
 
 /* Options that need, or cannot go with, others (after the benchmarks' and
@@ -594,11 +614,14 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
         snprintf(err, err_size, "%s: unexpected argument (options start with --)", argv[optind]);
         return 2;
     }
+    int status = check_raycast(opts, err, err_size);
+    if (status)
+        return status;
     if (opts->png && !opts->dump_dir) {
         snprintf(err, err_size, "--png: needs --dump DIR");
         return 2;
     }
-    int status = check_bench(opts, err, err_size);
+    status = check_bench(opts, err, err_size);
     if (status == 0 && opts->pit_set)
         status = check_pit(opts, err, err_size);
     if (status == 0)
