@@ -606,7 +606,7 @@ int bp_options_parse(bp_options *opts, int argc, char **argv, char *err, size_t 
             break;
         const opt_row *o = row_of(c);
         int status = o ? take(o, optarg, seen, opts, err, err_size)
-                       : refused(c, at < argc ? argv[at] : "", err, err_size);
+                       : refused(c, argv[at < argc ? at : argc - 1], err, err_size);
         if (status)
             return status;
     }
