@@ -34,8 +34,9 @@ def expect_bad(args, must_name, what, cwd, scene_text=None):
         check(False, what, "timed out: %r" % args)
         return
     lines = p.stderr.splitlines()
+    names = must_name if isinstance(must_name, tuple) else (must_name,)
     ok = (p.returncode == 2 and len(lines) == 1 and p.stderr.endswith("\n")
-          and must_name in lines[0] and p.stdout == ""
+          and all(n in lines[0] for n in names) and p.stdout == ""
           and not os.path.exists(os.path.join(cwd, "dumpdir")))
     check(ok, what, "args %r\nexit %d, stdout %r, stderr %r, dump made: %s" % (
         args, p.returncode, p.stdout, p.stderr,
@@ -102,9 +103,42 @@ def main():
             (["--scene", ""], "--scene", "an empty scene name"),
             (["--re", "5"], "--replay", "an ambiguous abbreviation names what it begins"),
             (["stray"], "stray", "a stray argument"),
+            # A typo is answered with the nearest option, when one is near.
+            (["--gravty", "5"], "ballpit: --gravty: unknown option (did you mean --gravity?)",
+             "a typo names the nearest option"),
+            (["--restitutoin", "0.5"], "(did you mean --restitution?)",
+             "two letters swapped name the option meant"),
+            (["-gravity", "5"], "(did you mean --gravity?)",
+             "one dash instead of two names the option meant"),
+            # Each option once: a second one would silently win or lose.
+            (["--gravity", "5", "--gravity", "6"], ("--gravity", "more than once"),
+             "an option given twice is refused, named"),
+            (["--headless"], ("--headless", "more than once"),
+             "a flag given twice is refused, named"),
+            (["-h", "--help"], ("--help", "more than once"), "-h is --help: not twice either"),
+            # --scene: a name found nowhere points to the example scenes.
+            (["--scene", "funnell"], ("funnell", "(did you mean funnel?)"),
+             "a misspelt example scene names the one meant"),
+            (["--scene", "qqqqqqq"], ("qqqqqqq", "billiard, funnel, heap, pachinko, ramp"),
+             "an unknown scene name lists the example scenes"),
+            # The default radius does not fit an arena 16 px wide: the arena
+            # given is to blame, not the --radius never given.
+            (["--arena", "16x1e6"], ("ballpit: --arena: ", "--radius"),
+             "an arena too narrow for the default balls blames --arena"),
+            # A ray cast takes no steps: what would step, record or write
+            # frames is refused, not silently ignored.
+            (["--raycast", "10,10,1,0", "--replay", "in.rec"], ("--raycast", "--replay"),
+             "--raycast with --replay"),
+            (["--raycast", "10,10,1,0", "--record-input", "out.rec"],
+             ("--raycast", "--record-input"), "--raycast with --record-input"),
+            (["--raycast", "10,10,1,0", "--png"], ("--raycast", "--png"),
+             "--raycast with --png"),
+            (["--raycast", "10,10,1,0"], ("--raycast", "--dump"), "--raycast with --dump"),
+            (["--bench", "1000", "--raycast", "10,10,1,0"], ("--bench", "--raycast"),
+             "--bench with a ray cast it would ignore"),
         ]
         for args, name, what in options:
-            if "--png" in args:
+            if args == ["--png"]:
                 # --png needs the missing --dump: no dump option at all here.
                 p = run(args + ["--headless", "--steps", "5"], tmp)
                 lines = p.stderr.splitlines()
@@ -219,6 +253,14 @@ def main():
         for args in (["--help"], ["--version"]):
             p = run(args, tmp)
             check(p.returncode == 0 and p.stdout != "", "%s prints and exits 0" % args[0])
+        h, helped = run(["-h"], tmp), run(["--help"], tmp)
+        check(h.returncode == 0 and h.stdout == helped.stdout and "-h, --help" in h.stdout,
+              "-h prints --help's text, which names it, and exits 0",
+              "exit %d stdout %r stderr %r" % (h.returncode, h.stdout[:200], h.stderr))
+        # A name far from every option gets no guess.
+        p = run(["--bogus"], tmp)
+        check(p.returncode == 2 and p.stderr == "ballpit: --bogus: unknown option\n",
+              "option: an unknown name near none gets no 'did you mean'", p.stderr)
 
     return done()
 

@@ -148,7 +148,9 @@ def main():
                   "fit: %s is refused and names an --arena that would hold them" % " ".join(args),
                   p.stderr)
             if arena:
-                q = run(args + ["--arena", arena.group(1), "--headless", "--steps", "1"], tmp,
+                # The arena advised in place of any given (each option is given once).
+                sized = args[:-2] if "--arena" in args else args
+                q = run(sized + ["--arena", arena.group(1), "--headless", "--steps", "1"], tmp,
                         timeout=120)
                 check(q.returncode == 0, "fit: ... and with --arena %s it runs" % arena.group(1),
                       q.stderr)

@@ -7,6 +7,7 @@
 #include "options.h"
 #include "scene.h"
 #include "setup.h"
+#include "spawn.h"
 #include "tap.h"
 
 /* Parses a NULL-terminated argument list (program name added). */
@@ -113,6 +114,17 @@ static void options_good_input(void)
     TAP_OK(rc == 0 && o.balls == 40 && o.params.restitution == 0.9 && o.params.hz == 120.0 &&
                o.radius_min == 8.0 && o.radius_max == 24.0 && o.dump_every == 1,
            "options: the documented defaults with no arguments");
+    /* The defaults --help shows are the ones parsed: the world's must be the
+     * physics' own (a scene's world line starts from those). */
+    bp_params physics = bp_params_default();
+    o = bp_options_default();
+    TAP_OK(memcmp(&o.params, &physics, sizeof physics) == 0 && o.params_set == 0,
+           "options: the table's physics defaults are bp_params_default's, none marked given");
+    TAP_OK(o.seed == 1 && o.threads == 1 && o.bench_aspect == BP_PIT_ASPECT &&
+               o.max_throw == 5000.0 && o.inspect == -1 && o.history == 30.0 &&
+               o.color_by == BP_COLOR_ID && !o.history_set && !o.bench_aspect_set &&
+               !o.balls_set && !o.radius_set,
+           "options: the other documented defaults, none marked given");
     /* Parsing twice must work (getopt keeps global state). */
     rc = parse_args(&o, err, sizeof err, "--balls", "3", NULL);
     TAP_OK(rc == 0 && o.balls == 3, "options: the parser can run again");

@@ -1,5 +1,6 @@
 /* The command line (docs/cli.md), parsed with getopt_long into one struct and
- * validated once. No SDL here: the tests parse command lines too. */
+ * validated once; every option is one row of the table in options.c. No SDL
+ * here: the tests parse command lines too. */
 #ifndef BP_OPTIONS_H
 #define BP_OPTIONS_H
 

@@ -1,8 +1,13 @@
 #include "scenepath.h"
 
+#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "nearest.h"
 
 /* Set by the build (src/meson.build); empty when unknown. */
 #ifndef BP_SCENE_DIR
@@ -56,6 +61,70 @@ static bool try_dir(const char *dir, const char *name, char *out, size_t out_siz
     return false;
 }
 
+/* The example scenes' names (NAME of NAME.scene) found in the directories
+ * searched, each once, sorted. */
+#define BP_SCENE_NAMES_MAX 32
+typedef struct scene_names {
+    char name[BP_SCENE_NAMES_MAX][BP_NEAREST_MAX + 1];
+    size_t count;
+} scene_names;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static void add_names_in(scene_names *names, const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name), suffix = strlen(".scene");
+        if (len <= suffix || len - suffix > BP_NEAREST_MAX ||
+            strcmp(e->d_name + len - suffix, ".scene") != 0)
+            continue;
+        bool known = false;
+        for (size_t k = 0; k < names->count && !known; k++)
+            known = strncmp(names->name[k], e->d_name, len - suffix) == 0 &&
+                    names->name[k][len - suffix] == '\0';
+        if (!known && names->count < BP_SCENE_NAMES_MAX) {
+            memcpy(names->name[names->count], e->d_name, len - suffix);
+            names->name[names->count++][len - suffix] = '\0';
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* For a scene name found nowhere: " (did you mean NEAR?)" when one of the
+ * example scenes is near it, else " (example scenes: A, B, ...)", into out;
+ * "" when there are none. */
+static void scene_hint(const char *name, char dirs[][4096], size_t count, char *out,
+                       size_t out_size)
+{
+    scene_names names = {.count = 0};
+    for (size_t k = 0; k < count; k++)
+        add_names_in(&names, dirs[k]);
+    qsort(names.name, names.count, sizeof names.name[0], by_name);
+    size_t best = SIZE_MAX, at = 0, len = strlen(name);
+    for (size_t k = 0; k < names.count; k++) {
+        size_t d = bp_edit_distance(name, len, names.name[k], strlen(names.name[k]));
+        if (d < best) {
+            best = d;
+            at = k;
+        }
+    }
+    out[0] = '\0';
+    if (names.count > 0 && bp_near_enough(best, len)) {
+        snprintf(out, out_size, " (did you mean %s?)", names.name[at]);
+        return;
+    }
+    size_t used = 0;
+    for (size_t k = 0; k < names.count && used < out_size; k++)
+        used += (size_t)snprintf(out + used, out_size - used, "%s%s%s",
+                                 k ? ", " : " (example scenes: ", names.name[k],
+                                 k + 1 == names.count ? ")" : "");
+}
+
 bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size_t err_size)
 {
     size_t len = strlen(name);
@@ -87,8 +156,10 @@ bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size
         if (try_dir(dirs[k], name, out, out_size))
             return true;
 
-    snprintf(err, err_size, "%s: no such scene file, nor %s.scene in scenes/%s%s%s%s", name, name,
-             BP_SCENE_DIR[0] ? ", " : "", BP_SCENE_DIR, BP_SOURCE_SCENE_DIR[0] ? " or " : "",
-             BP_SOURCE_SCENE_DIR);
+    char hint[512];
+    scene_hint(name, dirs, count, hint, sizeof hint);
+    snprintf(err, err_size, "%s: no such scene file, nor %s.scene in scenes/%s%s%s%s%s", name,
+             name, BP_SCENE_DIR[0] ? ", " : "", BP_SCENE_DIR, BP_SOURCE_SCENE_DIR[0] ? " or " : "",
+             BP_SOURCE_SCENE_DIR, hint);
     return false;
 }

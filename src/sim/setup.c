@@ -32,6 +32,33 @@ static bp_params merge_params(const bp_params *scene, const bp_options *opts)
     return p;
 }
 
+/* Whether the balls of the command line's radius fit the arena of params;
+ * if not, says so in err, blaming what is to blame: an explicit --radius
+ * (the window spawns balls of it, scene or not), or else, when random
+ * balls of the default radius are to be made, what set the arena. */
+static bool radius_fits(const bp_options *opts, const bp_params *params, bool random_balls,
+                        char *err, size_t err_size)
+{
+    if (!bp_check_ball_size(params, opts->radius_max))
+        return true;
+    double most = 0.5 * (params->width < params->height ? params->width : params->height);
+    if (opts->radius_set)
+        snprintf(err, err_size, "--radius: %g px balls do not fit a %gx%g arena",
+                 opts->radius_max, params->width, params->height);
+    else if (!random_balls)
+        return true; /* the default radius only spawns what fits */
+    else if (opts->params_set & BP_SET_SIZE)
+        snprintf(err, err_size, "--arena: a %gx%g arena is too small for the default balls "
+                 "(radius %g..%g px): give a --radius of at most %g px, or a larger arena",
+                 params->width, params->height, opts->radius_min, opts->radius_max, most);
+    else
+        snprintf(err, err_size, "%s: its %gx%g arena is too small for the default balls "
+                 "(radius %g..%g px): give a --radius of at most %g px, or --arena",
+                 opts->scene_path ? opts->scene_path : "the arena", params->width,
+                 params->height, opts->radius_min, opts->radius_max, most);
+    return false;
+}
+
 bp_world *bp_setup_world(const bp_options *opts, int *status, char *err, size_t err_size)
 {
     return bp_setup_world_until(opts, NULL, status, err, err_size);
@@ -64,11 +91,8 @@ bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop,
         return NULL;
     }
     world->threads = opts->threads;
-    /* The window spawns balls of a given --radius too, scene or not (the
-     * default radius, in a small scene's arena, only spawns what fits). */
-    if (opts->radius_set && bp_check_ball_size(&params, opts->radius_max)) {
-        snprintf(err, err_size, "--radius: %g px balls do not fit a %gx%g arena", opts->radius_max,
-                 params.width, params.height);
+    bool random_balls = !opts->pit_set && scene.ball_count == 0 && opts->balls > 0;
+    if (!radius_fits(opts, &params, random_balls, err, err_size)) {
         bp_scene_free(&scene);
         bp_world_destroy(world);
         *status = 2;
