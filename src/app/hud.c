@@ -220,7 +220,7 @@ static void flush_in_corner(text_box *b, const bp_world *world, int out_w, int o
 }
 
 /* The hint a first-time user sees with the HUD until the first grab. */
-#define BP_HINT "drag a ball to throw it"
+#define BP_HINT "drag a ball to throw it; P for the panel"
 
 /* The short HUD, the window's first: one line of what a glance needs
  * (state, frame rate, balls) and the keys that lead on, then the hint. */
@@ -235,7 +235,7 @@ static void short_hud(text_box *b, const bp_session *s, const bp_view *view,
     const char *state = view->replaying ? "REPLAY  " : "";
     if (view->paused)
         state = view->replaying ? "PAUSED REPLAY  " : "PAUSED  ";
-    line(b, 220, 220, 220, "%s%s  %zu balls  H: help  Tab: more", state, rate,
+    line(b, 220, 220, 220, "%s%s  %zu balls  H: help  P: panel  Tab: more", state, rate,
          s->world->count);
 }
 
