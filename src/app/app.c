@@ -22,6 +22,7 @@
 #include "hud.h"
 #include "input.h"
 #include "panel.h"
+#include "picker.h"
 #include "png.h"
 #include "recorder.h"
 #include "render.h"
@@ -85,6 +86,7 @@ typedef struct bp_app {
     bp_input_handler input;
     bp_view view;
     bp_panel panel; /* the parameter panel (P) */
+    bp_picker picker; /* the scene picker over the Ctrl+O prompt */
     const bp_options *opts;
     /* Positions after the step before last, by id, for interpolation. */
     double *prev_x, *prev_y;
@@ -577,10 +579,10 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
     SDL_RenderSetLogicalSize(r, 0, 0);
     SDL_RenderSetViewport(r, NULL);
     bp_panel_draw(&app->panel, r, app->glyphs, &app->input, &app->view, &app->session);
+    bp_picker_draw(&app->picker, &app->panel, r, app->glyphs, &app->view, app->session.opts);
     app->shown_message = message_due(app) || app->view.prompting;
-    char prompt[160];
-    snprintf(prompt, sizeof prompt, "load scene (Enter, Esc): %s_", app->view.prompt);
-    stats->message = app->view.prompting ? prompt : app->shown_message ? app->view.message : NULL;
+    /* The picker (picker.h) shows what is typed itself. */
+    stats->message = app->view.prompting ? NULL : app->shown_message ? app->view.message : NULL;
     bp_hud_draw_text(r, app->glyphs, &app->session, &app->view, stats);
     draw_timeline(app);
     if (app->view.screenshot) {
@@ -696,10 +698,17 @@ static frame_result frame(bp_app *app)
         events = true;
         /* The panel first: a click on it must not reach the arena behind. */
         bool used = false;
-        if (bp_panel_event(&app->panel, &app->input, &app->view, s, &ev, &used, err,
-                           err_size) != 0 ||
+        bp_picker_event(&app->picker, &app->panel, &app->view, &ev, &used);
+        if ((!used && bp_panel_event(&app->panel, &app->input, &app->view, s, &ev, &used, err,
+                                     err_size) != 0) ||
             (!used && bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0))
             return failed(app);
+        /* Opened (Ctrl+O, the panel's button): the scenes as they are now. */
+        if (app->view.prompting && !app->picker.open) {
+            bp_picker_forget(&app->picker);
+            bp_picker_list(&app->picker, ".");
+        }
+        app->picker.open = app->view.prompting;
     }
     if (app->view.save_scene) {
         app->view.save_scene = false;
@@ -976,6 +985,7 @@ static int app_finish(bp_app *app, int status)
     free(app->shown_y);
     bp_render_destroy(app->render);
     bp_trails_free(&app->trails);
+    bp_picker_forget(&app->picker);
     bp_text_destroy(app->glyphs);
     if (app->canvas)
         SDL_DestroyTexture(app->canvas);

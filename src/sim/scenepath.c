@@ -125,6 +125,37 @@ static void scene_hint(const char *name, char dirs[][4096], size_t count, char *
                                  k + 1 == names.count ? ")" : "");
 }
 
+/* The directories examples are looked for in, in order (see scenepath.h). */
+static size_t scene_dirs(char dirs[4][4096])
+{
+    size_t count = 0;
+    snprintf(dirs[count++], sizeof dirs[0], "scenes");
+    char exe_dir[4096];
+    if (BP_SCENE_DIR_FROM_BINDIR[0] && program_dir(exe_dir, sizeof exe_dir)) {
+        int n = snprintf(dirs[count], sizeof dirs[0], "%s/%s", exe_dir, BP_SCENE_DIR_FROM_BINDIR);
+        if (n > 0 && (size_t)n < sizeof dirs[0])
+            count++;
+    }
+    if (BP_SCENE_DIR[0])
+        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SCENE_DIR);
+    if (BP_SOURCE_SCENE_DIR[0])
+        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SOURCE_SCENE_DIR);
+    return count;
+}
+
+size_t bp_scene_examples(char names[][64], size_t max)
+{
+    char dirs[4][4096];
+    size_t count = scene_dirs(dirs);
+    scene_names found = {.count = 0};
+    for (size_t k = 0; k < count; k++)
+        add_names_in(&found, dirs[k]);
+    qsort(found.name, found.count, sizeof found.name[0], by_name);
+    size_t n = found.count < max ? found.count : max;
+    memcpy(names, found.name, n * sizeof found.name[0]);
+    return n;
+}
+
 bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size_t err_size)
 {
     size_t len = strlen(name);
@@ -139,18 +170,7 @@ bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size
     }
 
     char dirs[4][4096];
-    size_t count = 0;
-    snprintf(dirs[count++], sizeof dirs[0], "scenes");
-    char exe_dir[4096];
-    if (BP_SCENE_DIR_FROM_BINDIR[0] && program_dir(exe_dir, sizeof exe_dir)) {
-        int n = snprintf(dirs[count], sizeof dirs[0], "%s/%s", exe_dir, BP_SCENE_DIR_FROM_BINDIR);
-        if (n > 0 && (size_t)n < sizeof dirs[0])
-            count++;
-    }
-    if (BP_SCENE_DIR[0])
-        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SCENE_DIR);
-    if (BP_SOURCE_SCENE_DIR[0])
-        snprintf(dirs[count++], sizeof dirs[0], "%s", BP_SOURCE_SCENE_DIR);
+    size_t count = scene_dirs(dirs);
 
     for (size_t k = 0; k < count; k++)
         if (try_dir(dirs[k], name, out, out_size))

@@ -19,6 +19,10 @@
  * message naming it and the places looked in, in err. */
 bool bp_scene_find(const char *name, char *out, size_t out_size, char *err, size_t err_size);
 
+/* The example scenes' names (NAME of NAME.scene) found in those
+ * directories, each once, in alphabetical order; at most max of them. */
+size_t bp_scene_examples(char names[][64], size_t max);
+
 /* The scene directory fixed at build time (step 3 above). */
 const char *bp_scene_dir(void);
 
