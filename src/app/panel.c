@@ -373,6 +373,16 @@ static void layout(ui *u)
          u->view->replaying ? "Parameters (replay)" : "Parameters");
     if (button(u, u->x + CONTENT_W - 8 * GLYPH, u->y, 8 * GLYPH, "P: hide", false, true))
         u->view->show_panel = false;
+    /* The scene picker, as Ctrl+O opens it (not in a replay). */
+    if (button(u, u->x + CONTENT_W - 16 * GLYPH - 6, u->y, 8 * GLYPH, "scenes", false,
+               !u->view->replaying) &&
+        u->status == 0) {
+        SDL_Event ev = {.type = SDL_KEYDOWN};
+        ev.key.state = SDL_PRESSED;
+        ev.key.keysym.sym = SDLK_o;
+        ev.key.keysym.mod = KMOD_LCTRL;
+        u->status = bp_input_handle(u->h, u->view, u->s, &ev, u->err, u->err_size);
+    }
     u->y += HEADER_H;
     world_section(u);
     time_section(u);
