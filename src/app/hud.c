@@ -314,7 +314,7 @@ static const char *const help_lines[] = {
     "Ctrl+Z, Ctrl+Y  undo / redo an edit",
     "F12             screenshot (ballpit-NNN.png)",
     "Ctrl+S          save scene (ballpit-scene-NNN.scene)",
-    "Ctrl+O          load a scene (type its name)",
+    "Ctrl+O          load a scene (pick, or type a name)",
     "Tab             HUD: short / full / off",
     "T               trails (last seconds of path)",
     "V               velocity arrows (0.1 s ahead)",
