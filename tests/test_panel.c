@@ -30,14 +30,21 @@ typedef struct rig {
 } rig;
 
 /* The default pit (restitution 0.9), the panel's units the arena's px. */
-static void rig_make(rig *r)
+static void rig_make_n(rig *r, uint64_t balls)
 {
     r->opts = bp_options_default();
+    if (balls)
+        r->opts.balls = balls, r->opts.balls_set = true;
     int status;
     r->world = bp_setup_world(&r->opts, &status, r->err, sizeof r->err);
     bp_session_init(&r->session, r->world, &r->opts);
     bp_input_init(&r->input, &r->view, &r->opts, r->world);
     bp_panel_init(&r->panel, WIDTH, HEIGHT);
+}
+
+static void rig_make(rig *r)
+{
+    rig_make_n(r, 0);
 }
 
 /* As the window's loop: the panel, then the arena if the panel left it. */
@@ -230,8 +237,174 @@ static void the_panel_draws_over_the_arena(void)
     bp_world_destroy(r.world);
 }
 
+static SDL_Event key_up(SDL_Keycode sym)
+{
+    SDL_Event ev = {.type = SDL_KEYUP};
+    ev.key.state = SDL_RELEASED;
+    ev.key.keysym.sym = sym;
+    return ev;
+}
+
+/* n steps as the window takes them: the stream's clock after each. */
+static void step_streaming(rig *r, int n)
+{
+    for (int k = 0; k < n; k++) {
+        bp_session_step(&r->session, r->err, sizeof r->err);
+        bp_input_stream(&r->input, &r->session, 1.0 / r->world->params.hz, r->err,
+                        sizeof r->err);
+    }
+}
+
+/* Clicks the track of the slider labelled label where it shows value. */
+static void click_slider(rig *r, const char *label, double value)
+{
+    double x = 0.0, y = 0.0;
+    bp_panel_knob_at(&r->panel, &r->input, &r->view, &r->session, label, value, &x, &y);
+    feed(r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
+    feed(r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+}
+
+static size_t newest(const bp_world *w)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < w->count; i++)
+        best = w->id[i] > w->id[best] ? i : best;
+    return best;
+}
+
+/* The Spawn section sets what S and the right button make; held, they
+ * stream at its rate; every ball is an input that replays and undoes. */
+static void the_spawn_tool_shapes_clicks_and_streams(void)
+{
+    char path[] = "/tmp/bp-test-spawn-XXXXXX";
+    int fd = mkstemp(path);
+    TAP_OK(fd >= 0, "temporary recording file");
+    if (fd < 0)
+        return;
+    close(fd);
+    rig r;
+    rig_make(&r);
+    bp_input_writer writer;
+    TAP_OK(bp_input_writer_open(&writer, path, r.err, sizeof r.err), "recording opens");
+    r.session.writer = &writer;
+    feed(&r, key(SDLK_p, 0));
+    click_slider(&r, "spawn radius", 20.0);
+    click_slider(&r, "spawn density", 4.0);
+    click_slider(&r, "stream rate", 20.0);
+    /* The sliders snap (0.5 px, 0.05, 1 /s) and the track is ~230 units
+     * wide: a click lands within a unit, a few percent of these values. */
+    TAP_OK(fabs(r.input.spawn_r - 20.0) <= 0.6 && fabs(r.input.spawn_density - 4.0) <= 0.1 &&
+               fabs(r.input.stream_rate - 20.0) <= 1.0,
+           "the Spawn sliders set radius 20 px, density 4 and 20 balls/s");
+    TAP_OK(r.input.undo.past_count == 0, "they are view settings: no undo step");
+    double rr = r.input.spawn_r, m = r.input.spawn_density * rr * rr;
+    size_t before = r.world->count;
+    /* An empty spot of the default arena: its top left, away from the panel. */
+    feed(&r, motion(100, 100));
+    feed(&r, key(SDLK_s, 0));
+    feed(&r, key_up(SDLK_s));
+    size_t i = newest(r.world);
+    TAP_OK(r.world->count == before + 1 && r.world->r[i] == rr && r.world->mass[i] == m,
+           "a press of S spawns one ball of that radius and mass");
+    step_streaming(&r, 120);
+    TAP_OK(r.world->count == before + 1, "let go, S streams nothing more");
+    /* Balls of 5 px, the cursor sweeping right 2 px a step: at 20 /s a
+     * ball every 6 steps, 12 px from the last, so each has room. */
+    click_slider(&r, "spawn radius", 5.0);
+    size_t held_from = r.world->count;
+    SDL_Event down = button(SDL_MOUSEBUTTONDOWN, 100, 300), up;
+    down.button.button = SDL_BUTTON_RIGHT;
+    feed(&r, down);
+    for (int k = 1; k <= 120; k++) { /* a second at 120 Hz */
+        feed(&r, motion(100 + 2 * k, 300));
+        step_streaming(&r, 1);
+    }
+    up = button(SDL_MOUSEBUTTONUP, 340, 300);
+    up.button.button = SDL_BUTTON_RIGHT;
+    feed(&r, up);
+    size_t streamed = r.world->count - held_from;
+    /* One at the press, then one every 1/rate s of the second held (the
+     * last may fall either side of it): rate + 1, give or take one. */
+    TAP_OK(fabs((double)streamed - (r.input.stream_rate + 1.0)) <= 1.0,
+           "the right button held for a second streams at the panel's rate");
+    step_streaming(&r, 60);
+    TAP_OK(r.world->count == held_from + streamed, "let go, the stream stops");
+    feed(&r, key(SDLK_z, KMOD_LCTRL));
+    TAP_OK(r.world->count == held_from + streamed - 1, "Ctrl+Z takes the last ball back");
+    step(&r, 10);
+    TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
+           "recording closes");
+    bp_replay rp;
+    int status = bp_replay_load(&rp, path, r.err, sizeof r.err);
+    size_t with_mass = 0;
+    for (size_t k = 0; status == 0 && k < rp.count; k++)
+        with_mass += rp.inputs[k].kind == BP_INPUT_SPAWN && rp.inputs[k].v[3] == m;
+    size_t with_mass5 = 0;
+    for (size_t k = 0; status == 0 && k < rp.count; k++)
+        with_mass5 += rp.inputs[k].kind == BP_INPUT_SPAWN && rp.inputs[k].v[2] == r.input.spawn_r &&
+                      rp.inputs[k].v[3] == r.input.spawn_density * 25.0;
+    TAP_OK(status == 0 && with_mass == 1 && with_mass5 == streamed,
+           "every spawn is recorded with its radius and mass");
+    rig again;
+    rig_make(&again);
+    while (status == 0 && again.session.tick < rp.end_step) {
+        bp_session_feed(&again.session, &rp, again.err, sizeof again.err);
+        step(&again, 1);
+    }
+    bp_session_feed(&again.session, &rp, again.err, sizeof again.err);
+    TAP_OK(status == 0 && same_world(r.world, again.world),
+           "the recording replays to the same world, bit for bit");
+    if (status == 0)
+        bp_replay_free(&rp);
+    bp_world_destroy(r.world);
+    bp_world_destroy(again.world);
+    remove(path);
+}
+
+/* A stream held into a settled pile for 2 s: each ball goes to a free spot
+ * (or none is made), so no overlap pushes the pile apart. */
+static void a_stream_into_a_pile_does_not_explode_it(void)
+{
+    rig r;
+    rig_make_n(&r, 300);
+    const bp_params *p = &r.world->params;
+    bp_input damp = {.kind = BP_INPUT_SET, .param = BP_PARAM_RESTITUTION, .v = {0.1}};
+    bp_session_apply(&r.session, &damp, r.err, sizeof r.err);
+    step(&r, (int)(4.0 * p->hz)); /* 4 s: the pit's balls come to rest on the floor */
+    /* Into the pile's top: the highest ball within 100 px of mid-arena. */
+    size_t in = 0;
+    double top = 1e300;
+    for (size_t i = 0; i < r.world->count; i++)
+        if (fabs(r.world->x[i] - 0.5 * p->width) < 100.0 && r.world->y[i] < top) {
+            top = r.world->y[i];
+            in = i;
+        }
+    size_t before = r.world->count;
+    feed(&r, motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in])));
+    feed(&r, key(SDLK_s, 0));
+    step_streaming(&r, (int)(2.0 * p->hz));
+    feed(&r, key_up(SDLK_s));
+    printf("# %zu balls streamed into a pile of %zu\n", r.world->count - before, before);
+    step(&r, (int)p->hz);
+    double fastest = 0.0;
+    for (size_t i = 0; i < r.world->count; i++)
+        fastest = fmax(fastest, hypot(r.world->vx[i], r.world->vy[i]));
+    /* Spawned balls start at rest, and the pile was at rest: all the
+     * kinetic energy there can be comes from falling, at most the arena's
+     * height, so no ball is faster than sqrt(2 g H) (collisions with
+     * restitution below 1 only lose energy). An overlap pushed apart adds
+     * energy no fall gave. */
+    double bound = sqrt(2.0 * fabs(p->gravity) * p->height);
+    printf("# fastest %.1f px/s, bound %.1f px/s\n", fastest, bound);
+    TAP_OK(r.world->count > before, "the stream added balls");
+    TAP_OK(fastest < bound, "a second later no ball is faster than a fall from the arena's top");
+    bp_world_destroy(r.world);
+}
+
 int main(void)
 {
+    the_spawn_tool_shapes_clicks_and_streams();
+    a_stream_into_a_pile_does_not_explode_it();
     a_dragged_slider_sets_once_undoes_once_and_replays();
     buttons_and_the_tab_act_as_their_keys();
     the_panel_draws_over_the_arena();

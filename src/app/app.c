@@ -756,7 +756,8 @@ static frame_result frame(bp_app *app)
     Uint64 steps_from = SDL_GetPerformanceCounter();
     while (app->accumulator >= dt && taken < most && !steps_done(app)) {
         if (bp_input_lead(&app->input, s, due - taken, err, err_size) != 0 ||
-            !step(app, err, err_size))
+            !step(app, err, err_size) ||
+            bp_input_stream(&app->input, s, 1.0 / s->world->params.hz, err, err_size) != 0)
             return failed(app);
         app->accumulator -= dt;
         taken++;

@@ -24,6 +24,8 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
         /* Its own stream, so spawned radii do not echo the initial balls'. */
         .rng = bp_rng_seed(opts->seed ^ 0x5eedba11u),
         .walls_enabled = true,
+        .spawn_density = 1.0,
+        .stream_rate = BP_STREAM_RATE_DEFAULT,
     };
     bp_throw_reset(&h->tracker);
 }
@@ -116,6 +118,31 @@ static void end_wall_drag(bp_input_handler *h)
     bp_undo_end_drag(&h->undo);
 }
 
+/* One ball of the spawn tool's radius and mass at (x, y): an input, so
+ * recorded with both, replayed and undone as any. */
+static int spawn_at(bp_input_handler *h, bp_session *s, double x, double y, char *err,
+                    size_t err_size)
+{
+    double r = h->spawn_r > 0.0 ? h->spawn_r : bp_rng_range(&h->rng, h->r_min, h->r_max);
+    double m = h->spawn_density == 1.0 ? 0.0 : h->spawn_density * r * r; /* 0: r^2 */
+    bp_input in = {.kind = BP_INPUT_SPAWN, .v = {x, y, r, m}};
+    return bp_undo_apply(&h->undo, s, in, false, err, err_size);
+}
+
+int bp_input_stream(bp_input_handler *h, bp_session *s, double dt, char *err, size_t err_size)
+{
+    if (!h->stream_key && !h->stream_button)
+        return 0;
+    h->stream_clock += dt;
+    double every = 1.0 / h->stream_rate;
+    if (h->stream_clock < every)
+        return 0;
+    h->stream_clock -= every;
+    if (h->stream_clock >= every)
+        h->stream_clock = 0.0; /* behind (a slow frame): no burst to catch up */
+    return spawn_at(h, s, h->cursor_x, h->cursor_y, err, err_size);
+}
+
 static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shift, char *err,
                    size_t err_size)
 {
@@ -132,9 +159,10 @@ static int sim_key(bp_input_handler *h, bp_session *s, SDL_Keycode key, bool shi
         h->gravity_on = p->gravity != 0.0 ? p->gravity : 980.0;
         return status;
     }
-    case SDLK_s:
-        return apply(h, s, BP_INPUT_SPAWN, cx, cy, bp_rng_range(&h->rng, h->r_min, h->r_max), err,
-                     err_size);
+    case SDLK_s: /* one ball now, and a stream while it is held */
+        h->stream_key = true;
+        h->stream_clock = 0.0;
+        return spawn_at(h, s, cx, cy, err, err_size);
     case SDLK_DELETE:
     case SDLK_x:
         end_wall_drag(h);
@@ -409,9 +437,11 @@ static bool wall_end_at(bp_input_handler *h, const bp_world *w, double x, double
 static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
                       char *err, size_t err_size)
 {
-    if (b->button == SDL_BUTTON_RIGHT)
-        return apply(h, s, BP_INPUT_SPAWN, b->x, b->y, bp_rng_range(&h->rng, h->r_min, h->r_max),
-                     err, err_size);
+    if (b->button == SDL_BUTTON_RIGHT) {
+        h->stream_button = true;
+        h->stream_clock = 0.0;
+        return spawn_at(h, s, b->x, b->y, err, err_size);
+    }
     if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
         return 0;
     bool shift = h->shift_held || (SDL_GetModState() & KMOD_SHIFT);
@@ -517,6 +547,8 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDL_KEYUP:
         if (ev->key.keysym.sym == SDLK_LSHIFT || ev->key.keysym.sym == SDLK_RSHIFT)
             h->shift_held = false;
+        if (ev->key.keysym.sym == SDLK_s)
+            h->stream_key = false;
         return 0;
     case SDL_TEXTINPUT:
         if (view->prompting) {
@@ -560,6 +592,8 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     case SDL_MOUSEBUTTONUP:
         h->cursor_x = ev->button.x;
         h->cursor_y = ev->button.y;
+        if (ev->button.button == SDL_BUTTON_RIGHT)
+            h->stream_button = false;
         return view->replaying ? 0 : mouse_up(h, s, &ev->button, err, err_size);
     default:
         return 0;

@@ -59,6 +59,14 @@ typedef struct bp_input_handler {
     double gravity_on;         /* gravity the G toggle brings back (its sign too), px/s^2 */
     double r_min, r_max;       /* radius range of spawned balls, px */
     bp_rng rng;                /* radii of spawned balls */
+    /* The spawn tool (the panel's Spawn section): view settings, not
+     * physics; each spawn input carries the radius and mass it made. */
+    double spawn_r;            /* radius of the next ball, px; 0: random in r_min..r_max */
+    double spawn_density;      /* its mass over the default r^2 (1: the default) */
+    double stream_rate;        /* balls per simulated second while S or the right
+                                * button is held */
+    bool stream_key, stream_button; /* S, the right button, held down */
+    double stream_clock;       /* simulated time since the stream's last ball, s */
     bool walls_enabled;        /* Shift-drag draws walls */
     bool shift_held;           /* a Shift key is down, as the events in order say:
                                 * SDL's modifier state can lag a press that comes
@@ -107,6 +115,16 @@ bool bp_input_aim(const bp_input_handler *h, const bp_session *s, double now_s, 
  * ball moves at the cursor's own speed. Returns as bp_input_handle. */
 int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
                   size_t err_size);
+
+/* Default and range of the stream's rate, balls per second. */
+#define BP_STREAM_RATE_DEFAULT 10.0
+#define BP_STREAM_RATE_MIN 1.0
+#define BP_STREAM_RATE_MAX 60.0
+
+/* After each step (dt simulated seconds): while S or the right button is
+ * held, spawns the stream's next ball at the cursor when it is due.
+ * Returns as bp_input_handle. */
+int bp_input_stream(bp_input_handler *h, bp_session *s, double dt, char *err, size_t err_size);
 
 /* Handles one event. Returns 0, or 1 with a message when applying an input
  * failed (a runtime failure: the window should close). */

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "limits.h"
+
 /* Sizes in panel units (output pixels at the HUD's text scale). */
 #define GLYPH 8
 #define PANEL_W 256
@@ -21,10 +23,11 @@
 #define TRACK_R 2        /* half the track's thickness */
 #define TAB_W (8 * GLYPH + 14)
 #define TAB_H 22
-/* World: 6 sliders; time: a slider and a row of buttons; view: two rows. */
+/* World: 6 sliders; spawn: 3; time: a slider and a row of buttons; view:
+ * two rows. */
 #define PANEL_H                                                                               \
-    (PAD + HEADER_H + SECTION_H + 6 * SLIDER_H + GAP + SECTION_H + SLIDER_H + BUTTON_ROW_H +  \
-     GAP + SECTION_H + 2 * BUTTON_ROW_H + PAD - 6)
+    (PAD + HEADER_H + SECTION_H + 6 * SLIDER_H + GAP + SECTION_H + 3 * SLIDER_H + GAP +       \
+     SECTION_H + SLIDER_H + BUTTON_ROW_H + GAP + SECTION_H + 2 * BUTTON_ROW_H + PAD - 6)
 
 /* Colours: a dark translucent card, the timeline's blue for what is on. */
 static const SDL_Color BG = {16, 18, 26, 222}, RULE = {255, 255, 255, 34},
@@ -72,6 +75,13 @@ static const slider_spec FRICTION = {3, "friction", 0.0, 1.0, LINEAR, 0.01};
 static const slider_spec ROLLING = {4, "rolling resistance", 0.0, 1.0, SQUARE, 0.001};
 static const slider_spec DRAG = {5, "drag", 0.0, 10.0, SQUARE, 0.01};
 static const slider_spec HZ = {6, "steps per second", 30.0, 480.0, LOG, 10.0};
+/* The spawn tool's: view settings as the time scale is (input.h). */
+static const slider_spec DENSITY = {8, "spawn density", 0.1, 10.0, LOG, 0.05};
+static const slider_spec STREAM = {9, "stream rate", BP_STREAM_RATE_MIN, BP_STREAM_RATE_MAX,
+                                   LOG, 1.0};
+/* The radius's slider, its upper end the arena's (spawn_radius_spec). */
+#define SPAWN_RADIUS_ID 10
+#define SPAWN_RADIUS_MIN 1.0
 static const slider_spec TIME_SCALE = {7, "time scale", BP_TIME_SCALE_MIN, BP_TIME_SCALE_MAX,
                                        OCTAVES, 0.25};
 
@@ -277,6 +287,39 @@ static void world_section(ui *u)
     param_row(u, &HZ, BP_PARAM_HZ, p->hz, "%.0f Hz");
 }
 
+/* From 1 px (limits.h allows 0.5) to a quarter of the arena's shorter side
+ * (a ball that still leaves room to fall), at most BP_RADIUS_MAX. */
+static slider_spec spawn_radius_spec(const bp_params *p)
+{
+    double hi = fmin(fmin(p->width, p->height) / 4.0, BP_RADIUS_MAX);
+    return (slider_spec){SPAWN_RADIUS_ID, "spawn radius", SPAWN_RADIUS_MIN,
+                         fmax(hi, 2.0 * SPAWN_RADIUS_MIN), LOG, 0.5};
+}
+
+/* The spawn tool: what S and the right button make, and how fast a held
+ * one streams. Not inputs; the spawns they shape are. */
+static void spawn_section(ui *u)
+{
+    bp_input_handler *h = u->h;
+    u->y += GAP;
+    section(u, "Spawn");
+    slider_spec radius = spawn_radius_spec(&u->s->world->params);
+    char shown[32];
+    if (h->spawn_r > 0.0)
+        snprintf(shown, sizeof shown, "%.1f px", h->spawn_r);
+    else /* untouched: random in --radius's range, as before the panel */
+        snprintf(shown, sizeof shown, "%.0f..%.0f px", h->r_min, h->r_max);
+    double v;
+    if (slider(u, &radius, h->spawn_r > 0.0 ? h->spawn_r : h->r_min, shown, true, &v))
+        h->spawn_r = v;
+    snprintf(shown, sizeof shown, "%.2fx", h->spawn_density);
+    if (slider(u, &DENSITY, h->spawn_density, shown, true, &v))
+        h->spawn_density = v;
+    snprintf(shown, sizeof shown, "%.0f /s", h->stream_rate);
+    if (slider(u, &STREAM, h->stream_rate, shown, true, &v))
+        h->stream_rate = v;
+}
+
 static void time_section(ui *u)
 {
     bp_view *view = u->view;
@@ -385,6 +428,7 @@ static void layout(ui *u)
     }
     u->y += HEADER_H;
     world_section(u);
+    spawn_section(u);
     time_section(u);
     view_section(u);
 }

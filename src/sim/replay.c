@@ -80,7 +80,9 @@ bool bp_input_writer_put(bp_input_writer *w, const bp_input *in, char *err, size
     int n = fprintf(w->out, "%llu %s", (unsigned long long)in->step, bp_input_kind_name(in->kind));
     if (n >= 0 && in->kind == BP_INPUT_SET)
         n = fprintf(w->out, " %s", bp_input_param_name(in->param));
-    for (int k = 0; n >= 0 && k < kind_args[in->kind]; k++)
+    /* A spawn's mass only when it is not the default (old files stay as they were). */
+    int args = kind_args[in->kind] + (in->kind == BP_INPUT_SPAWN && in->v[3] != 0.0);
+    for (int k = 0; n >= 0 && k < args; k++)
         n = fprintf(w->out, " %.17g", in->v[k]);
     if (n < 0 || fputc('\n', w->out) == EOF || fflush(w->out) != 0) {
         snprintf(err, err_size, "%s: write failed: %s", w->path, strerror(errno));
@@ -179,6 +181,8 @@ static const char *check_input(const bp_input *in)
                 return "number out of range (at most 1e9 either way)";
     if (in->kind == BP_INPUT_RELEASE)
         return bp_check_velocity(in->v[0], in->v[1]);
+    if (in->kind == BP_INPUT_SPAWN && in->v[3] != 0.0 && !bp_check_radius(in->v[2]))
+        return bp_check_mass(in->v[3]);
     if (in->kind == BP_INPUT_SPAWN)
         return bp_check_radius(in->v[2]);
     if (in->kind == BP_INPUT_WALL)
@@ -249,6 +253,8 @@ static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, i
         first = 3;
     }
     int want = kind_args[in.kind];
+    if (in.kind == BP_INPUT_SPAWN && n - first == want + 1)
+        want++; /* spawn X Y R M: a mass other than the default r^2 */
     if (n - first != want) {
         char why[96];
         snprintf(why, sizeof why, "%s takes %d number%s, got %d", kind_names[in.kind], want,

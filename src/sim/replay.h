@@ -11,7 +11,9 @@
  *     release VX VY     let go; the ball leaves with velocity (VX, VY)
  *     pause / resume    the session paused or resumed (moves then place)
  *     reset             back to the initial state
- *     spawn X Y R       a new ball of radius R at rest at (X, Y)
+ *     spawn X Y R [M]   a new ball of radius R (mass M, else R^2) at rest at
+ *                       (X, Y), or the nearest free spot within 3 R (none:
+ *                       no ball, and the line is not written)
  *     delete X Y        remove the topmost ball under (X, Y)
  *     set NAME VALUE    gravity, restitution, friction, drag, rolling or hz
  *     wall X1 Y1 X2 Y2 R  a new static wall

@@ -153,10 +153,67 @@ static int reset(bp_session *s, char *err, size_t err_size)
     return 0;
 }
 
-static int spawn(bp_session *s, double x, double y, double r, char *err, size_t err_size)
+/* How deep a spawned ball may overlap a ball or a wall, as a share of the
+ * smaller radius: a ball dropped into a pile at rest would be pushed out
+ * of a deeper overlap at a speed no fall gave it (the pile exploded). */
+#define BP_SPAWN_OVERLAP 0.05
+/* The search for a free spot: points of a grid r/4 apart, out to 3 r from
+ * where it was asked for, nearest first (then the higher, then the left):
+ * plain arithmetic, no libm, so every machine finds the same spot. */
+#define BP_SPAWN_REACH 12
+
+static bool spot_free(const bp_world *w, double x, double y, double r)
 {
-    bp_session_clamp(s->world, r, &x, &y);
-    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, 0.0) < 0) {
+    for (size_t i = 0; i < w->count; i++) {
+        double dx = w->x[i] - x, dy = w->y[i] - y, reach = w->r[i] + r;
+        double slack = BP_SPAWN_OVERLAP * (w->r[i] < r ? w->r[i] : r);
+        if (dx * dx + dy * dy < (reach - slack) * (reach - slack))
+            return false;
+    }
+    for (size_t k = 0; k < w->wall_count; k++) {
+        const bp_wall *g = &w->walls[k];
+        double ex = g->x2 - g->x1, ey = g->y2 - g->y1, len2 = ex * ex + ey * ey;
+        double t = len2 > 0.0 ? ((x - g->x1) * ex + (y - g->y1) * ey) / len2 : 0.0;
+        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        double dx = x - (g->x1 + t * ex), dy = y - (g->y1 + t * ey), reach = g->r + r;
+        double slack = BP_SPAWN_OVERLAP * r;
+        if (dx * dx + dy * dy < (reach - slack) * (reach - slack))
+            return false;
+    }
+    return true;
+}
+
+/* Where a ball of radius r asked for at (x, y) goes: there if free, else
+ * the nearest free spot the rings around it find. false: none is free
+ * (the spawn is skipped). The same world gives the same spot, so a replay
+ * places it where the recording did. */
+static bool free_spot(const bp_world *w, double r, double *x, double *y)
+{
+    double cx = *x, cy = *y;
+    bp_session_clamp(w, r, x, y);
+    if (spot_free(w, *x, *y, r))
+        return true;
+    for (int d2 = 1; d2 <= BP_SPAWN_REACH * BP_SPAWN_REACH; d2++)
+        for (int j = -BP_SPAWN_REACH; j <= BP_SPAWN_REACH; j++)
+            for (int i = -BP_SPAWN_REACH; i <= BP_SPAWN_REACH; i++) {
+                if (i * i + j * j != d2)
+                    continue;
+                double px = cx + 0.25 * r * i, py = cy + 0.25 * r * j;
+                bp_session_clamp(w, r, &px, &py);
+                if (spot_free(w, px, py, r)) {
+                    *x = px;
+                    *y = py;
+                    return true;
+                }
+            }
+    return false;
+}
+
+/* mass 0: the default, r^2. */
+static int spawn(bp_session *s, double x, double y, double r, double mass, char *err,
+                 size_t err_size)
+{
+    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, mass) < 0) {
         snprintf(err, err_size, "spawn: out of memory");
         return 1;
     }
@@ -312,7 +369,13 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
          * or a recording holding it is refused. */
         if (bp_check_ball_size(&s->world->params, v[2]))
             return 0;
-        status = spawn(s, v[0], v[1], v[2], err, err_size);
+        {
+            /* Nor one with no free spot near the cursor (free_spot). */
+            double x = v[0], y = v[1];
+            if (!free_spot(s->world, v[2], &x, &y))
+                return 0;
+            status = spawn(s, x, y, v[2], v[3], err, err_size);
+        }
         break;
     case BP_INPUT_DELETE:
         delete_at(s, v[0], v[1]);
