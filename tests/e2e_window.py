@@ -312,7 +312,7 @@ def unsaved_edits_scenario(display):
 
 PANEL_SCENE = """# a ball at rest right under the panel's restitution knob (at 0.9)
 world w=800 h=600 gravity=0 restitution=0.9 drag=0
-ball x=752 y=197 r=15
+ball x=752 y=133 r=15
 """
 
 
@@ -321,7 +321,8 @@ def panel_scenario(display):
     to 0.2 is recorded as set inputs ending at 0.2, and the press on its
     knob grabs no ball behind the panel. Positions are panel.c's layout in
     an 800x600 window (HUD scale 1): the panel's content starts at x 548,
-    the restitution track runs along y 197 from x 554, 220 px for 0..1."""
+    the restitution track runs along y 133 from x 554, 220 px for 0..1
+    (the panel, 558 px tall, is centred down the window's 600)."""
     env = window_env(display)
     with tempfile.TemporaryDirectory() as tmp:
         scene = write_scene(tmp, "panel.scene", PANEL_SCENE)
@@ -329,10 +330,10 @@ def panel_scenario(display):
         proc, win = start_recorded(env, tmp, ["--scene", scene, "--steps", "900"], rec, live)
         if win:
             drag = ["mousemove", "--window", win, 300, 300, "sleep", 0.3, "key", "p",
-                    "sleep", 0.5, "mousemove", "--window", win, 752, 197, "sleep", 0.3,
+                    "sleep", 0.5, "mousemove", "--window", win, 752, 133, "sleep", 0.3,
                     "mousedown", 1, "sleep", 0.2]
             for k in range(1, 12):
-                drag += ["mousemove", "--window", win, 752 - 14 * k, 197, "sleep", 0.05]
+                drag += ["mousemove", "--window", win, 752 - 14 * k, 133, "sleep", 0.05]
             xdo(env, *drag + ["sleep", 0.3, "mouseup", 1])
         out, err = wait_exit(proc)
         # "STEP KIND ARGS..."; a set's first argument names its parameter.
