@@ -129,19 +129,28 @@ static void drag_restitution(rig *r, double *grabbed)
     TAP_OK(used, "the drag's motion and release are the panel's too");
 }
 
-static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
+/* A rig whose session records into a new temporary file (path: room for
+ * the template); false when no file could be made. */
+static bool rig_recording(rig *r, char *path, bp_input_writer *writer)
 {
-    char path[] = "/tmp/bp-test-panel-XXXXXX";
     int fd = mkstemp(path);
     TAP_OK(fd >= 0, "temporary recording file");
     if (fd < 0)
-        return;
+        return false;
     close(fd);
+    rig_make(r);
+    TAP_OK(bp_input_writer_open(writer, path, r->err, sizeof r->err), "recording opens");
+    r->session.writer = writer;
+    return true;
+}
+
+static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
+{
+    char path[] = "/tmp/bp-test-panel-XXXXXX";
     rig r;
-    rig_make(&r);
     bp_input_writer writer;
-    TAP_OK(bp_input_writer_open(&writer, path, r.err, sizeof r.err), "recording opens");
-    r.session.writer = &writer;
+    if (!rig_recording(&r, path, &writer))
+        return;
     step(&r, 30);
     feed(&r, key(SDLK_p, 0));
     TAP_OK(r.view.show_panel, "P opens the panel");
@@ -277,16 +286,10 @@ static size_t newest(const bp_world *w)
 static void the_spawn_tool_shapes_clicks_and_streams(void)
 {
     char path[] = "/tmp/bp-test-spawn-XXXXXX";
-    int fd = mkstemp(path);
-    TAP_OK(fd >= 0, "temporary recording file");
-    if (fd < 0)
-        return;
-    close(fd);
     rig r;
-    rig_make(&r);
     bp_input_writer writer;
-    TAP_OK(bp_input_writer_open(&writer, path, r.err, sizeof r.err), "recording opens");
-    r.session.writer = &writer;
+    if (!rig_recording(&r, path, &writer))
+        return;
     feed(&r, key(SDLK_p, 0));
     click_slider(&r, "spawn radius", 20.0);
     click_slider(&r, "spawn density", 4.0);
