@@ -364,6 +364,18 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     remove(path);
 }
 
+/* The deepest overlap of ball k with any other, in the smaller radius. */
+static double deepest_overlap(const bp_world *w, size_t k)
+{
+    double worst = 0.0;
+    for (size_t i = 0; i < w->count; i++) {
+        double d = hypot(w->x[i] - w->x[k], w->y[i] - w->y[k]);
+        double depth = (w->r[i] + w->r[k] - d) / fmin(w->r[i], w->r[k]);
+        worst = i != k && depth > worst ? depth : worst;
+    }
+    return worst;
+}
+
 /* A stream held into a settled pile for 2 s: each ball goes to a free spot
  * (or none is made), so no overlap pushes the pile apart. */
 static void a_stream_into_a_pile_does_not_explode_it(void)
@@ -384,6 +396,12 @@ static void a_stream_into_a_pile_does_not_explode_it(void)
         }
     size_t before = r.world->count;
     feed(&r, motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in])));
+    /* One ball asked for right on a ball's centre goes beside it. */
+    feed(&r, key(SDLK_s, 0));
+    feed(&r, key_up(SDLK_s));
+    TAP_OK(r.world->count == before + 1, "S over a ball's centre makes one ball");
+    TAP_OK(deepest_overlap(r.world, newest(r.world)) <= 0.05,
+           "placed at a free spot: it overlaps no ball by over 5% of the smaller radius");
     feed(&r, key(SDLK_s, 0));
     step_streaming(&r, (int)(2.0 * p->hz));
     feed(&r, key_up(SDLK_s));
