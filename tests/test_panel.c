@@ -422,10 +422,38 @@ static void a_stream_into_a_pile_does_not_explode_it(void)
     bp_world_destroy(r.world);
 }
 
+/* In a window shorter than the panel, the wheel over it scrolls its last
+ * rows into view; over the arena it scrolls nothing. */
+static void a_short_window_scrolls_the_panel(void)
+{
+    rig r;
+    rig_make(&r);
+    bp_panel_init(&r.panel, WIDTH, 400);
+    feed(&r, key(SDLK_p, 0));
+    double x, y0, y1, y2;
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y0);
+    SDL_Event wheel = {.type = SDL_MOUSEWHEEL};
+    wheel.wheel.y = -1; /* towards the user: down the panel */
+    feed(&r, motion(100, 200));
+    bool arena_used = feed(&r, wheel);
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y1);
+    feed(&r, motion((int)lround(x), 200));
+    for (int k = 0; k < 10; k++)
+        feed(&r, wheel);
+    bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y2);
+    printf("# time scale's knob at y %.0f, after the wheel over the arena %.0f, over the "
+           "panel %.0f (window 400 high)\n", y0, y1, y2);
+    TAP_OK(!arena_used && y1 == y0, "the wheel over the arena leaves the panel where it is");
+    TAP_OK(y0 > 400.0 && y2 > 0.0 && y2 < 400.0,
+           "over the panel it brings the time scale, below the window, into view");
+    bp_world_destroy(r.world);
+}
+
 int main(void)
 {
     the_spawn_tool_shapes_clicks_and_streams();
     a_stream_into_a_pile_does_not_explode_it();
+    a_short_window_scrolls_the_panel();
     a_dragged_slider_sets_once_undoes_once_and_replays();
     buttons_and_the_tab_act_as_their_keys();
     the_panel_draws_over_the_arena();

@@ -23,6 +23,8 @@
 #define TRACK_R 2        /* half the track's thickness */
 #define TAB_W (8 * GLYPH + 14)
 #define TAB_H 22
+/* Units one notch of the wheel scrolls a panel taller than the window. */
+#define BP_PANEL_WHEEL_STEP 40
 /* World: 6 sliders; spawn: 3; time: a slider and a row of buttons; view:
  * two rows. */
 #define PANEL_H                                                                               \
@@ -368,12 +370,22 @@ static void view_section(ui *u)
     u->y += BUTTON_ROW_H;
 }
 
-/* The panel's top left corner: at the right edge, centred down it. */
+/* How far the panel may scroll up: what a window shorter than it hides. */
+static int scroll_most(const bp_panel *p)
+{
+    int hidden = PANEL_H + 2 * EDGE - p->height;
+    return hidden > 0 ? hidden : 0;
+}
+
+/* The panel's top left corner: at the right edge, centred down it; in a
+ * window shorter than it, at the top, less what the wheel scrolled. */
 static void panel_corner(const bp_panel *p, int *x, int *y)
 {
     *x = p->width - PANEL_W - EDGE;
     *y = (p->height - PANEL_H) / 2;
     *y = *y < EDGE ? EDGE : *y;
+    int most = scroll_most(p), scroll = p->scroll < most ? p->scroll : most;
+    *y -= scroll > 0 ? scroll : 0;
 }
 
 /* The tab that opens the panel, against the right edge. */
@@ -534,6 +546,14 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
         *used = true;
         p->captured = false;
         let_go(p, h);
+        return 0;
+    case SDL_MOUSEWHEEL:
+        /* Over the panel, the wheel scrolls what the window cannot show. */
+        if (!view->show_panel || scroll_most(p) == 0 || p->mx < p->width - PANEL_W - EDGE)
+            return 0;
+        *used = true;
+        p->scroll -= ev->wheel.y * BP_PANEL_WHEEL_STEP;
+        p->scroll = p->scroll < 0 ? 0 : (p->scroll > scroll_most(p) ? scroll_most(p) : p->scroll);
         return 0;
     default:
         return 0;

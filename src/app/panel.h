@@ -27,6 +27,7 @@ typedef struct bp_panel {
     double k, ox, oy;
     int width, height; /* the window in panel units */
     int scale;         /* output pixels per panel unit (as the HUD's text) */
+    int scroll;        /* units the panel is scrolled up, in a window shorter than it */
 } bp_panel;
 
 /* A panel for a window width x height panel units across, event
