@@ -8,27 +8,9 @@
 #include <string.h>
 
 #include "input.h"
+#include "sdlevents.h"
 #include "session.h"
 #include "tap.h"
-
-static SDL_Event button(Uint32 type, int x, int y, Uint32 ms)
-{
-    SDL_Event ev = {.type = type};
-    ev.button.button = SDL_BUTTON_LEFT;
-    ev.button.x = x;
-    ev.button.y = y;
-    ev.button.timestamp = ms;
-    return ev;
-}
-
-static SDL_Event motion(int x, int y, Uint32 ms)
-{
-    SDL_Event ev = {.type = SDL_MOUSEMOTION};
-    ev.motion.x = x;
-    ev.motion.y = y;
-    ev.motion.timestamp = ms;
-    return ev;
-}
 
 typedef struct rig {
     bp_options opts;
@@ -62,13 +44,13 @@ static void a_frame_of_travel_is_spread_over_its_steps(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
     TAP_OK(r.session.held == 0, "the press grabs the ball under the cursor");
     /* One frame: the cursor went 40 px right in three events; the frame
      * takes 4 steps. */
-    feed(&r, motion(210, 200, 1010));
-    feed(&r, motion(230, 200, 1020));
-    feed(&r, motion(240, 200, 1030));
+    feed(&r, mouse_motion(210, 200, 1010));
+    feed(&r, mouse_motion(230, 200, 1020));
+    feed(&r, mouse_motion(240, 200, 1030));
     TAP_OK(r.world->x[0] == 200.0, "motion alone does not move the ball: steps do");
     int even = 1;
     for (int k = 0; k < 4; k++) {
@@ -86,11 +68,11 @@ static void a_frame_of_travel_is_spread_over_its_steps(void)
     }
     TAP_OK(fabs(r.world->x[0] - 240.0) < 1e-9, "with the cursor still, the ball stays at it");
     /* Let go mid-frame: thrown from where it is, with the flick. */
-    feed(&r, motion(260, 200, 1100));
+    feed(&r, mouse_motion(260, 200, 1100));
     bp_input_lead(&r.input, &r.session, 4, r.err, sizeof r.err);
     bp_session_step(&r.session, r.err, sizeof r.err);
     TAP_OK(fabs(r.world->x[0] - 245.0) < 1e-9, "a quarter of the next frame's travel first");
-    feed(&r, button(SDL_MOUSEBUTTONUP, 260, 200, 1110));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 260, 200, 1110));
     bp_input_lead(&r.input, &r.session, 3, r.err, sizeof r.err);
     bp_session_step(&r.session, r.err, sizeof r.err);
     TAP_OK(r.session.held < 0 && r.world->vx[0] > 0.0,
@@ -100,20 +82,13 @@ static void a_frame_of_travel_is_spread_over_its_steps(void)
     bp_world_destroy(r.world);
 }
 
-static SDL_Event key(SDL_Keycode sym)
-{
-    SDL_Event ev = {.type = SDL_KEYDOWN};
-    ev.key.keysym.sym = sym;
-    return ev;
-}
-
 static void pausing_places_the_travel_left(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
-    feed(&r, motion(240, 210, 1010));
-    feed(&r, key(SDLK_SPACE));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
+    feed(&r, mouse_motion(240, 210, 1010));
+    feed(&r, key_down(SDLK_SPACE, 0));
     TAP_OK(r.session.paused && fabs(r.world->x[0] - 240.0) < 1e-9 &&
                fabs(r.world->y[0] - 210.0) < 1e-9,
            "paused with travel left, the ball is placed at the cursor: no step would take it");
@@ -124,9 +99,9 @@ static void paused_a_move_places_at_once(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 200, 200, 1000));
     r.session.paused = true;
-    feed(&r, motion(250, 180, 1010));
+    feed(&r, mouse_motion(250, 180, 1010));
     TAP_OK(r.world->x[0] == 250.0 && r.world->y[0] == 180.0,
            "paused, the ball is placed at the cursor with the event, no steps needed");
     r.session.paused = false;
@@ -137,14 +112,6 @@ static void paused_a_move_places_at_once(void)
     bp_world_destroy(r.world);
 }
 
-/* A key pressed with a modifier held (KMOD_LSHIFT, KMOD_LCTRL). */
-static SDL_Event key_with(SDL_Keycode sym, Uint16 mod)
-{
-    SDL_Event ev = key(sym);
-    ev.key.keysym.mod = mod;
-    return ev;
-}
-
 /* Shift+Right asks for a second of single steps; a held key repeats. At
  * 100,000 Hz, 30,000 presses asked for 3e9 steps, past an int. */
 static void single_steps_are_bounded(void)
@@ -152,15 +119,15 @@ static void single_steps_are_bounded(void)
     rig r;
     rig_make(&r);
     r.world->params.hz = 100000.0;
-    feed(&r, key(SDLK_SPACE));
+    feed(&r, key_down(SDLK_SPACE, 0));
     for (int k = 0; k < 30000; k++)
-        feed(&r, key_with(SDLK_RIGHT, KMOD_LSHIFT));
+        feed(&r, key_down(SDLK_RIGHT, KMOD_LSHIFT));
     /* A minute of simulated time ahead at most: 6,000,000 steps here. */
     TAP_OK(r.view.single_steps == 6000000,
            "30,000 Shift+Right at 100,000 Hz ask for a minute of steps, no more (no overflow)");
     if (r.view.single_steps != 6000000)
         printf("#   pending %lld\n", (long long)r.view.single_steps);
-    feed(&r, key(SDLK_SPACE));
+    feed(&r, key_down(SDLK_SPACE, 0));
     TAP_OK(r.view.single_steps == 0, "Space, running again, drops the single steps asked for");
     bp_world_destroy(r.world);
 }
@@ -170,10 +137,10 @@ static void g_keeps_the_sign_of_gravity(void)
     rig r;
     rig_make(&r);
     r.world->params.gravity = 980.0;
-    feed(&r, key(SDLK_UP));
-    feed(&r, key(SDLK_g));
+    feed(&r, key_down(SDLK_UP, 0));
+    feed(&r, key_down(SDLK_g, 0));
     TAP_OK(r.world->params.gravity == 0.0, "G turns gravity off");
-    feed(&r, key(SDLK_g));
+    feed(&r, key_down(SDLK_g, 0));
     TAP_OK(r.world->params.gravity == -980.0, "Up, G, G: gravity is back, still pulling up");
     bp_world_destroy(r.world);
 }
@@ -182,10 +149,10 @@ static void r_resets_the_time_scale(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, key(SDLK_RIGHTBRACKET));
+    feed(&r, key_down(SDLK_RIGHTBRACKET, 0));
     TAP_OK(r.view.time_scale == 2.0, "] doubles the time scale");
     bp_session_step(&r.session, r.err, sizeof r.err);
-    feed(&r, key(SDLK_r));
+    feed(&r, key_down(SDLK_r, 0));
     TAP_OK(r.view.time_scale == 1.0, "R puts the time scale back to x1");
     TAP_OK(r.world->steps == 0 && r.session.tick == 1,
            "and the step count the HUD shows to 0 (the session's count of every step, which "
@@ -198,8 +165,8 @@ static void walls_are_placed_deleted_and_dragged(void)
     rig r;
     rig_make(&r);
     SDL_SetModState(KMOD_LSHIFT);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 500, 300, 1000));
-    feed(&r, button(SDL_MOUSEBUTTONUP, 500, 300, 1050));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 500, 300, 1000));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 500, 300, 1050));
     SDL_SetModState(KMOD_NONE);
     TAP_OK(r.world->wall_count == 1 && r.world->walls[0].x1 == 500.0 &&
                r.world->walls[0].x2 == 500.0 && r.world->walls[0].y1 == 300.0 &&
@@ -208,22 +175,22 @@ static void walls_are_placed_deleted_and_dragged(void)
     bp_input in = {.kind = BP_INPUT_WALL, .v = {100, 500, 400, 500, 3}};
     bp_session_apply(&r.session, &in, r.err, sizeof r.err);
     /* Take the second wall's far end, at (400, 500), and drag it. */
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 402, 501, 2000));
-    feed(&r, motion(450, 450, 2010));
-    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 450, 2020));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 402, 501, 2000));
+    feed(&r, mouse_motion(450, 450, 2010));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 450, 450, 2020));
     TAP_OK(r.session.held < 0 && r.world->walls[1].x2 == 450.0 && r.world->walls[1].y2 == 450.0 &&
                r.world->walls[1].x1 == 100.0,
            "dragging a wall's end moves that end alone, and grabs no ball");
-    feed(&r, motion(200, 200, 2100));
-    feed(&r, key(SDLK_x));
+    feed(&r, mouse_motion(200, 200, 2100));
+    feed(&r, key_down(SDLK_x, 0));
     TAP_OK(r.world->count == 0 && r.world->wall_count == 2,
            "X over a ball deletes the ball, not a wall");
-    feed(&r, motion(120, 500, 2200));
-    feed(&r, key(SDLK_x));
+    feed(&r, mouse_motion(120, 500, 2200));
+    feed(&r, key_down(SDLK_x, 0));
     TAP_OK(r.world->wall_count == 1 && r.world->walls[0].x1 == 500.0,
            "X over a wall deletes that wall; the other stays");
-    feed(&r, motion(10, 10, 2300));
-    feed(&r, key(SDLK_DELETE));
+    feed(&r, mouse_motion(10, 10, 2300));
+    feed(&r, key_down(SDLK_DELETE, 0));
     TAP_OK(r.world->wall_count == 1, "Delete over nothing deletes nothing");
     bp_world_destroy(r.world);
 }
@@ -239,17 +206,17 @@ static void x_on_a_dragged_wall_ends_the_drag(void)
     bp_input b = {.kind = BP_INPUT_WALL, .v = {100, 100, 400, 100, 3}};
     bp_session_apply(&r.session, &a, r.err, sizeof r.err);
     bp_session_apply(&r.session, &b, r.err, sizeof r.err);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 400, 500, 1000));
-    feed(&r, motion(420, 480, 1010));
-    feed(&r, key(SDLK_x));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 400, 500, 1000));
+    feed(&r, mouse_motion(420, 480, 1010));
+    feed(&r, key_down(SDLK_x, 0));
     TAP_OK(r.world->wall_count == 1 && r.world->walls[0].y1 == 100.0,
            "X over the end being dragged deletes that wall");
-    feed(&r, motion(450, 450, 1020));
-    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 450, 1030));
+    feed(&r, mouse_motion(450, 450, 1020));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 450, 450, 1030));
     TAP_OK(r.world->walls[0].x1 == 100.0 && r.world->walls[0].y1 == 100.0 &&
                r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 100.0,
            "moving on and letting go moves no other wall");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 2 && r.world->walls[1].x2 == 420.0 &&
                r.world->walls[1].y2 == 480.0 && r.world->walls[0].x2 == 400.0,
            "Ctrl+Z brings the deleted wall back as it was dragged; the other is as it was");
@@ -263,51 +230,51 @@ static void edits_are_undone_and_redone(void)
     /* Four edits: a wall drawn, the ball deleted, a ball spawned, gravity
      * changed; then a wall's end dragged. */
     SDL_SetModState(KMOD_LSHIFT);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 100, 500, 1000));
-    feed(&r, button(SDL_MOUSEBUTTONUP, 400, 500, 1050));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 100, 500, 1000));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 400, 500, 1050));
     SDL_SetModState(KMOD_NONE);
-    feed(&r, motion(200, 200, 1100));
-    feed(&r, key(SDLK_x));
-    feed(&r, motion(600, 300, 1200));
-    feed(&r, key(SDLK_s));
-    feed(&r, key(SDLK_DOWN));
+    feed(&r, mouse_motion(200, 200, 1100));
+    feed(&r, key_down(SDLK_x, 0));
+    feed(&r, mouse_motion(600, 300, 1200));
+    feed(&r, key_down(SDLK_s, 0));
+    feed(&r, key_down(SDLK_DOWN, 0));
     double g = r.world->params.gravity;
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, 400, 500, 1300));
-    feed(&r, motion(420, 450, 1310));
-    feed(&r, motion(450, 400, 1320));
-    feed(&r, button(SDL_MOUSEBUTTONUP, 450, 400, 1330));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 400, 500, 1300));
+    feed(&r, mouse_motion(420, 450, 1310));
+    feed(&r, mouse_motion(450, 400, 1320));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 450, 400, 1330));
     TAP_OK(r.world->wall_count == 1 && r.world->count == 1 && r.world->x[0] == 600.0 &&
                g == 980.0 && r.world->walls[0].x2 == 450.0,
            "edits: a wall, a ball deleted, a ball spawned, gravity down, a wall end dragged");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->walls[0].x2 == 400.0 && r.world->walls[0].y2 == 500.0,
            "Ctrl+Z takes the whole drag of the wall's end back at once");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->params.gravity == 0.0, "Ctrl+Z again: gravity as it was");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == 0, "again: the spawned ball is gone");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == 1 && r.world->x[0] == 200.0 && r.world->y[0] == 200.0 &&
                r.world->r[0] == 20.0,
            "again: the deleted ball is back, same place and size");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 0, "again: the wall drawn is gone");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 0 && r.world->count == 1,
            "with nothing left, Ctrl+Z does nothing");
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->wall_count == 1 && r.world->count == 0,
            "Ctrl+Y redoes: the wall again, the ball deleted again");
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->count == 1 && r.world->x[0] == 600.0 && r.world->params.gravity == 980.0 &&
                r.world->walls[0].x2 == 450.0,
            "and the spawn, the gravity and the drag: all five edits as they were");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
-    feed(&r, key(SDLK_e));
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_e, 0));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
     TAP_OK(r.world->walls[0].x2 == 400.0, "a new edit after an undo leaves nothing to redo");
     bp_world_destroy(r.world);
 }
@@ -326,10 +293,10 @@ static void undo_brings_a_deleted_ball_back_as_it_was(void)
     r.world->angle[i] = 5.23;
     double was[] = {r.world->x[i], r.world->y[i], r.world->r[i], r.world->mass[i],
                     r.world->vx[i], r.world->vy[i], r.world->w[i], r.world->angle[i]};
-    feed(&r, motion(500, 400, 1000));
-    feed(&r, key(SDLK_x));
+    feed(&r, mouse_motion(500, 400, 1000));
+    feed(&r, key_down(SDLK_x, 0));
     TAP_OK(bp_world_index_of(r.world, 1) < 0 && r.world->count == 1, "X deletes ball 1");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     int64_t k = bp_world_index_of(r.world, 1);
     bool same = k >= 0 && r.world->count == 2 && r.world->next_id == 2;
     if (same) {
@@ -339,9 +306,9 @@ static void undo_brings_a_deleted_ball_back_as_it_was(void)
     }
     TAP_OK(same, "Ctrl+Z brings ball 1 back under its id, with its place, size, mass, "
                  "velocity, spin and angle");
-    feed(&r, key_with(SDLK_y, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_y, KMOD_LCTRL));
     TAP_OK(bp_world_index_of(r.world, 1) < 0, "Ctrl+Y deletes it again");
-    feed(&r, key_with(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     k = bp_world_index_of(r.world, 1);
     TAP_OK(k >= 0 && r.world->mass[k] == 10000.0 && r.world->w[k] == 2.74,
            "and Ctrl+Z brings it back again");
@@ -359,27 +326,27 @@ static void ctrl_o_asks_for_a_scene_name(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_o, KMOD_LCTRL));
     TAP_OK(r.view.prompting, "Ctrl+O asks for a scene's name");
     SDL_Event text = {.type = SDL_TEXTINPUT};
     snprintf(text.text.text, sizeof text.text.text, "%s", "funnelx");
     feed(&r, text);
-    feed(&r, key(SDLK_x));
-    feed(&r, key(SDLK_BACKSPACE));
+    feed(&r, key_down(SDLK_x, 0));
+    feed(&r, key_down(SDLK_BACKSPACE, 0));
     TAP_OK(strcmp(r.view.prompt, "funnel") == 0 && r.world->count == 1,
            "typing goes into the name (X deletes no ball), Backspace takes a letter back");
-    feed(&r, key(SDLK_RETURN));
+    feed(&r, key_down(SDLK_RETURN, 0));
     TAP_OK(!r.view.prompting && r.view.load_scene, "Enter asks the window to load it");
     r.view.load_scene = false;
-    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_o, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(!r.view.prompting && !r.view.load_scene && !r.view.quit,
            "Esc while typing gives up, and does not quit");
     bp_world_destroy(r.world);
     rig_make(&r);
     r.opts.record_path = "run.rec";
     bp_input_init(&r.input, &r.view, &r.opts, r.world);
-    feed(&r, key_with(SDLK_o, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_o, KMOD_LCTRL));
     TAP_OK(!r.view.prompting && r.view.load_scene,
            "recording, Ctrl+O asks for no name: the load says at once why it cannot");
     bp_world_destroy(r.world);
@@ -411,41 +378,41 @@ static void esc_closes_first_and_asks_before_losing_edits(void)
 {
     rig r;
     rig_make(&r);
-    feed(&r, key(SDLK_h));
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_h, 0));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(!r.view.show_help && !r.view.quit, "Esc with the help open closes the help");
     bp_view_tell(&r.view, "cannot load:", "nowhere: no such scene file", true);
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(!bp_view_message_due(&r.view) && !r.view.quit, "Esc closes an error on screen");
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(r.view.quit, "with nothing open and no edits, Esc quits at once");
     bp_world_destroy(r.world);
 
     rig_make(&r);
-    feed(&r, motion(600, 300, 1000));
-    feed(&r, key(SDLK_s));
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, mouse_motion(600, 300, 1000));
+    feed(&r, key_down(SDLK_s, 0));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(!r.view.quit && bp_view_message_due(&r.view) &&
                strstr(r.view.message, "unsaved edits") && strstr(r.view.message, "Ctrl+S"),
            "a ball spawned: Esc asks (unsaved edits, Esc again to quit, Ctrl+S to save)");
-    feed(&r, key(SDLK_TAB));
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_TAB, 0));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(!r.view.quit, "another key in between takes the question back: Esc asks again");
-    SDL_Event ctrl = key(SDLK_LCTRL);
+    SDL_Event ctrl = key_down(SDLK_LCTRL, 0);
     feed(&r, ctrl);
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(r.view.quit, "Esc again quits (a modifier pressed between does not count)");
     bp_world_destroy(r.world);
 
     rig_make(&r);
-    feed(&r, key(SDLK_e));
-    feed(&r, key(SDLK_r));
-    feed(&r, key(SDLK_ESCAPE));
+    feed(&r, key_down(SDLK_e, 0));
+    feed(&r, key_down(SDLK_r, 0));
+    feed(&r, key_down(SDLK_ESCAPE, 0));
     TAP_OK(r.view.quit, "edits undone by R (back to the start): nothing to lose, Esc quits");
     bp_world_destroy(r.world);
 
     rig_make(&r);
-    feed(&r, key(SDLK_d));
+    feed(&r, key_down(SDLK_d, 0));
     SDL_Event close = {.type = SDL_QUIT};
     feed(&r, close);
     TAP_OK(r.view.quit, "closing the window quits at once, edits or not");

@@ -12,6 +12,7 @@
 
 #include "input.h"
 #include "panel.h"
+#include "sdlevents.h"
 #include "session.h"
 #include "setup.h"
 #include "tap.h"
@@ -60,32 +61,6 @@ static bool feed(rig *r, SDL_Event ev)
     return used;
 }
 
-static SDL_Event button(Uint32 type, int x, int y)
-{
-    SDL_Event ev = {.type = type};
-    ev.button.button = SDL_BUTTON_LEFT;
-    ev.button.x = x;
-    ev.button.y = y;
-    return ev;
-}
-
-static SDL_Event motion(int x, int y)
-{
-    SDL_Event ev = {.type = SDL_MOUSEMOTION};
-    ev.motion.x = x;
-    ev.motion.y = y;
-    return ev;
-}
-
-static SDL_Event key(SDL_Keycode sym, Uint16 mod)
-{
-    SDL_Event ev = {.type = SDL_KEYDOWN};
-    ev.key.state = SDL_PRESSED;
-    ev.key.keysym.sym = sym;
-    ev.key.keysym.mod = mod;
-    return ev;
-}
-
 static void step(rig *r, int n)
 {
     for (int k = 0; k < n; k++)
@@ -116,15 +91,15 @@ static void drag_restitution(rig *r, double *grabbed)
     bp_input spawn = {.kind = BP_INPUT_SPAWN, .v = {x0, y0, 10.0}};
     bp_session_apply(&r->session, &spawn, r->err, sizeof r->err);
     *grabbed = 0.0;
-    bool used = feed(r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x0), (int)lround(y0)));
+    bool used = feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x0), (int)lround(y0), 0));
     TAP_OK(used, "the press on the slider is the panel's");
     for (int k = 1; k <= 60; k++) {
         double x = x0 + (x1 - x0) * k / 60.0;
-        used &= feed(r, motion((int)lround(x), (int)lround(y0)));
+        used &= feed(r, mouse_motion((int)lround(x), (int)lround(y0), 0));
         *grabbed += r->session.held >= 0 || r->input.dragging;
         step(r, 2);
     }
-    used &= feed(r, button(SDL_MOUSEBUTTONUP, (int)lround(x1), (int)lround(y0)));
+    used &= feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x1), (int)lround(y0), 0));
     *grabbed += r->session.held >= 0 || r->input.dragging;
     TAP_OK(used, "the drag's motion and release are the panel's too");
 }
@@ -152,7 +127,7 @@ static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
     if (!rig_recording(&r, path, &writer))
         return;
     step(&r, 30);
-    feed(&r, key(SDLK_p, 0));
+    feed(&r, key_down(SDLK_p, 0));
     TAP_OK(r.view.show_panel, "P opens the panel");
     TAP_OK(r.world->params.restitution == 0.9, "restitution starts at 0.9");
     double grabbed;
@@ -163,7 +138,7 @@ static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
     TAP_OK(grabbed == 0.0, "no ball under the panel was grabbed by the drag");
     TAP_OK(r.input.undo.past_count == 1, "a second's drag is one undo step, not sixty");
     step(&r, 20);
-    feed(&r, key(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->params.restitution == 0.9, "Ctrl+Z puts restitution back to 0.9 at once");
     step(&r, 20);
     TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
@@ -198,25 +173,25 @@ static void buttons_and_the_tab_act_as_their_keys(void)
                              &(double){0}, &(double){0}),
            "closed, the panel has no slider to find");
     /* The tab: against the right edge, half way down. */
-    bool used = feed(&r, button(SDL_MOUSEBUTTONDOWN, WIDTH - 20, HEIGHT / 2));
-    feed(&r, button(SDL_MOUSEBUTTONUP, WIDTH - 20, HEIGHT / 2));
+    bool used = feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, WIDTH - 20, HEIGHT / 2, 0));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, WIDTH - 20, HEIGHT / 2, 0));
     TAP_OK(used && r.view.show_panel, "a click on the tab opens the panel");
     double x, y;
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 0.5, &x, &y);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
-    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.view.time_scale == 0.5, "a click on the time scale's track sets 0.5x");
     TAP_OK(r.input.undo.past_count == 0, "the time scale is a view setting: no undo step");
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 490.0, &x, &y);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
-    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.world->params.gravity == 490.0, "the gravity slider keeps gravity pulling down");
-    feed(&r, key(SDLK_UP, 0));
+    feed(&r, key_down(SDLK_UP, 0));
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 1960.0, &x, &y);
-    feed(&r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
-    feed(&r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.world->params.gravity == -1960.0, "... and pulling up after Up");
-    feed(&r, key(SDLK_p, 0));
+    feed(&r, key_down(SDLK_p, 0));
     TAP_OK(!r.view.show_panel, "P closes it again");
     bp_world_destroy(r.world);
 }
@@ -246,14 +221,6 @@ static void the_panel_draws_over_the_arena(void)
     bp_world_destroy(r.world);
 }
 
-static SDL_Event key_up(SDL_Keycode sym)
-{
-    SDL_Event ev = {.type = SDL_KEYUP};
-    ev.key.state = SDL_RELEASED;
-    ev.key.keysym.sym = sym;
-    return ev;
-}
-
 /* n steps as the window takes them: the stream's clock after each. */
 static void step_streaming(rig *r, int n)
 {
@@ -269,8 +236,8 @@ static void click_slider(rig *r, const char *label, double value)
 {
     double x = 0.0, y = 0.0;
     bp_panel_knob_at(&r->panel, &r->input, &r->view, &r->session, label, value, &x, &y);
-    feed(r, button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y)));
-    feed(r, button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y)));
+    feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
 }
 
 static size_t newest(const bp_world *w)
@@ -290,7 +257,7 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     bp_input_writer writer;
     if (!rig_recording(&r, path, &writer))
         return;
-    feed(&r, key(SDLK_p, 0));
+    feed(&r, key_down(SDLK_p, 0));
     click_slider(&r, "spawn radius", 20.0);
     click_slider(&r, "spawn density", 4.0);
     click_slider(&r, "stream rate", 20.0);
@@ -303,8 +270,8 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     double rr = r.input.spawn_r, m = r.input.spawn_density * rr * rr;
     size_t before = r.world->count;
     /* An empty spot of the default arena: its top left, away from the panel. */
-    feed(&r, motion(100, 100));
-    feed(&r, key(SDLK_s, 0));
+    feed(&r, mouse_motion(100, 100, 0));
+    feed(&r, key_down(SDLK_s, 0));
     feed(&r, key_up(SDLK_s));
     size_t i = newest(r.world);
     TAP_OK(r.world->count == before + 1 && r.world->r[i] == rr && r.world->mass[i] == m,
@@ -315,14 +282,14 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
      * ball every 6 steps, 12 px from the last, so each has room. */
     click_slider(&r, "spawn radius", 5.0);
     size_t held_from = r.world->count;
-    SDL_Event down = button(SDL_MOUSEBUTTONDOWN, 100, 300), up;
+    SDL_Event down = mouse_button(SDL_MOUSEBUTTONDOWN, 100, 300, 0), up;
     down.button.button = SDL_BUTTON_RIGHT;
     feed(&r, down);
     for (int k = 1; k <= 120; k++) { /* a second at 120 Hz */
-        feed(&r, motion(100 + 2 * k, 300));
+        feed(&r, mouse_motion(100 + 2 * k, 300, 0));
         step_streaming(&r, 1);
     }
-    up = button(SDL_MOUSEBUTTONUP, 340, 300);
+    up = mouse_button(SDL_MOUSEBUTTONUP, 340, 300, 0);
     up.button.button = SDL_BUTTON_RIGHT;
     feed(&r, up);
     size_t streamed = r.world->count - held_from;
@@ -332,7 +299,7 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
            "the right button held for a second streams at the panel's rate");
     step_streaming(&r, 60);
     TAP_OK(r.world->count == held_from + streamed, "let go, the stream stops");
-    feed(&r, key(SDLK_z, KMOD_LCTRL));
+    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == held_from + streamed - 1, "Ctrl+Z takes the last ball back");
     step(&r, 10);
     TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
@@ -395,14 +362,14 @@ static void a_stream_into_a_pile_does_not_explode_it(void)
             in = i;
         }
     size_t before = r.world->count;
-    feed(&r, motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in])));
+    feed(&r, mouse_motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in]), 0));
     /* One ball asked for right on a ball's centre goes beside it. */
-    feed(&r, key(SDLK_s, 0));
+    feed(&r, key_down(SDLK_s, 0));
     feed(&r, key_up(SDLK_s));
     TAP_OK(r.world->count == before + 1, "S over a ball's centre makes one ball");
     TAP_OK(deepest_overlap(r.world, newest(r.world)) <= 0.05,
            "placed at a free spot: it overlaps no ball by over 5% of the smaller radius");
-    feed(&r, key(SDLK_s, 0));
+    feed(&r, key_down(SDLK_s, 0));
     step_streaming(&r, (int)(2.0 * p->hz));
     feed(&r, key_up(SDLK_s));
     printf("# %zu balls streamed into a pile of %zu\n", r.world->count - before, before);
@@ -429,15 +396,15 @@ static void a_short_window_scrolls_the_panel(void)
     rig r;
     rig_make(&r);
     bp_panel_init(&r.panel, WIDTH, 400);
-    feed(&r, key(SDLK_p, 0));
+    feed(&r, key_down(SDLK_p, 0));
     double x, y0, y1, y2;
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y0);
     SDL_Event wheel = {.type = SDL_MOUSEWHEEL};
     wheel.wheel.y = -1; /* towards the user: down the panel */
-    feed(&r, motion(100, 200));
+    feed(&r, mouse_motion(100, 200, 0));
     bool arena_used = feed(&r, wheel);
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y1);
-    feed(&r, motion((int)lround(x), 200));
+    feed(&r, mouse_motion((int)lround(x), 200, 0));
     for (int k = 0; k < 10; k++)
         feed(&r, wheel);
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y2);

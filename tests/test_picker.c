@@ -17,6 +17,7 @@
 #include "look.h"
 #include "panel.h"
 #include "picker.h"
+#include "sdlevents.h"
 #include "session.h"
 #include "setup.h"
 #include "tap.h"
@@ -63,11 +64,7 @@ static void feed(rig *r, SDL_Event ev)
 
 static void key(rig *r, SDL_Keycode k, Uint16 mod)
 {
-    SDL_Event ev = {.type = SDL_KEYDOWN};
-    ev.key.state = SDL_PRESSED;
-    ev.key.keysym.sym = k;
-    ev.key.keysym.mod = mod;
-    feed(r, ev);
+    feed(r, key_down(k, mod));
 }
 
 /* Ctrl+O, and the picker lists the directory as the window does. */
