@@ -9,6 +9,7 @@
 #include <SDL2/SDL.h>
 #include <stdbool.h>
 
+#include "camera.h"
 #include "look.h"
 #include "rng.h"
 #include "session.h"
@@ -40,6 +41,7 @@ typedef struct bp_view {
     double trails_on;     /* seconds of trail T brings back, s */
     bool show_chart;      /* the energy chart (K) */
     bool show_panel;      /* the parameter panel (P, or its tab; panel.h) */
+    bp_camera camera;     /* the part of the arena shown, and how large */
     char message[160];    /* a note on screen (bp_view_tell) ... */
     Uint32 message_until; /* ... until then, SDL ticks ... */
     bool message_error;   /* ... an error, or a question: Esc closes it */
