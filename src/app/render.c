@@ -128,6 +128,12 @@ bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *
     return copy_layer(renderer, render, world) && drawn;
 }
 
+void bp_render_layer_size(const bp_render *render, int *w, int *h)
+{
+    *w = render->layer ? render->layer_w : 0;
+    *h = render->layer ? render->layer_h : 0;
+}
+
 bool bp_render_again(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
                      const bp_camera *cam)
 {

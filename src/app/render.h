@@ -39,6 +39,10 @@ void bp_render_destroy(bp_render *render);
 bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
                      const bp_camera *cam, const double *draw_x, const double *draw_y,
                      const bp_look *look, const bp_picture_extras *extras);
+/* The size of the layer the world was last drawn into, pixels: the
+ * window's, whatever the zoom (0 x 0 before any). */
+void bp_render_layer_size(const bp_render *render, int *w, int *h);
+
 /* The picture bp_render_world drew last, copied over the arena again
  * without drawing it: for a frame that shows the same world as the last
  * (only the HUD changed). false when there is no whole picture at the

@@ -7,7 +7,7 @@
 static double notches(const SDL_MouseWheelEvent *w)
 {
 #if SDL_VERSION_ATLEAST(2, 0, 18)
-    double turned = w->preciseY;
+    double turned = w->preciseY != 0.0f ? w->preciseY : w->y;
 #else
     double turned = w->y;
 #endif
