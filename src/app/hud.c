@@ -353,6 +353,9 @@ static const char *const help_lines[] = {
     "K               energy chart (last 10 s)",
     "P               parameter panel (sliders, buttons)",
     "I, middle click inspect the ball (again: off)",
+    "wheel           zoom in / out at the cursor",
+    "+, -, 0 or Home zoom in / out at the centre; all",
+    "middle drag     move the zoomed-in arena",
     "H, F1           this help",
     "Esc             close note/help; quit (asks)",
 };
