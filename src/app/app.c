@@ -359,6 +359,7 @@ static bool load_scene(bp_app *app)
     app->input.undo.changed = false; /* a fresh scene: nothing to save yet */
     app->width = (int)SDL_ceil(w->params.width);
     app->height = (int)SDL_ceil(w->params.height);
+    app->view.camera = bp_camera_whole(w->params.width, w->params.height);
     fit_window(app);
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
     tell(app, "loaded", app->loaded_name);
@@ -502,7 +503,7 @@ static bool world_shown(const bp_app *app)
 static void draw_world(bp_app *app, const double *dx, const double *dy, bool again)
 {
     if (again && app->render &&
-        bp_render_again(app->renderer, app->render, app->session.world))
+        bp_render_again(app->renderer, app->render, app->session.world, &app->view.camera))
         return; /* what the window shows stays as noted */
     (void)note_shown(app, dx, dy); /* without it, every frame is drawn */
     bp_picture_extras extras = {.trails = &app->trails,
@@ -511,8 +512,8 @@ static void draw_world(bp_app *app, const double *dx, const double *dy, bool aga
     if (!app->view.replaying || look.inspect < 0)
         look.inspect = app->session.inspect;
     if (app->render)
-        bp_render_world(app->renderer, app->render, app->session.world, dx, dy, &look,
-                        &extras);
+        bp_render_world(app->renderer, app->render, app->session.world, &app->view.camera, dx,
+                        dy, &look, &extras);
 }
 
 /* Where step t falls on a timeline from x0 to x0 + width whose right end is
@@ -564,7 +565,7 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
     if (tex && SDL_SetRenderTarget(r, tex) == 0) {
         SDL_RenderSetScale(r, (float)k, (float)k);
         draw_world(app, dx, dy, again);
-        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, &app->view.camera, dx, dy);
         SDL_SetRenderTarget(r, NULL);
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
         SDL_RenderClear(r);
@@ -573,7 +574,7 @@ static void draw(bp_app *app, double alpha, bool again, bp_hud_stats *stats)
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255);
         SDL_RenderClear(r);
         draw_world(app, dx, dy, again);
-        bp_hud_draw_marks(r, &app->session, &app->input, dx, dy);
+        bp_hud_draw_marks(r, &app->session, &app->input, &app->view.camera, dx, dy);
     }
     /* Text in output pixels, so it stays sharp whatever the arena's size. */
     SDL_RenderSetLogicalSize(r, 0, 0);

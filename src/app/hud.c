@@ -23,12 +23,30 @@ static Sint16 clamp16(double v)
 /* Longest flight the preview shows, s. */
 #define BP_AIM_TIME 1.5
 
+/* From the arena to where the marks are drawn: arena point a at
+ * (a - origin) * k in the renderer's units, which are pixel units of
+ * screen points (see bp_hud_draw_marks). */
+typedef struct mark_map {
+    double x, y; /* the arena point at the window's top left, px */
+    double k;    /* renderer units per arena px: the camera's zoom times unit */
+    double unit; /* renderer units per screen point */
+} mark_map;
+
+static Sint16 mark_x(const mark_map *m, double x)
+{
+    return clamp16((x - m->x) * m->k);
+}
+
+static Sint16 mark_y(const mark_map *m, double y)
+{
+    return clamp16((y - m->y) * m->k);
+}
+
 /* The path the held ball would fly if let go now, as dots every few steps
  * (closer dots: slower flight), and a ring where it would first touch
- * something. Positions times k, at the renderer's scale (see
- * bp_hud_draw_marks). */
+ * something. */
 static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double vx, double vy,
-                     double k)
+                     const mark_map *m)
 {
     static double xs[BP_AIM_POINTS], ys[BP_AIM_POINTS];
     bp_ray_hit hit;
@@ -40,22 +58,21 @@ static void draw_aim(SDL_Renderer *renderer, const bp_world *w, size_t i, double
         return;
     /* A dot every 1/30 s of flight, whatever the physics rate. */
     size_t every = (size_t)SDL_max(1.0, SDL_floor(w->params.hz / 30.0));
-    Sint16 dot = (Sint16)SDL_floor(2.0 * k); /* 0: a pixel */
+    Sint16 dot = (Sint16)SDL_floor(2.0 * m->unit); /* 0: a pixel */
     for (size_t j = every; j + 1 < n; j += every) {
         double dx = xs[j] - xs[0], dy = ys[j] - ys[0];
         if (dx * dx + dy * dy < w->r[i] * w->r[i])
             continue; /* hidden by the ball itself */
         Uint8 a = (Uint8)(200 - 150 * j / n);
-        filledCircleRGBA(renderer, clamp16(xs[j] * k), clamp16(ys[j] * k), dot, 255, 255, 255,
-                         a);
+        filledCircleRGBA(renderer, mark_x(m, xs[j]), mark_y(m, ys[j]), dot, 255, 255, 255, a);
     }
     if (hit_found)
-        aacircleRGBA(renderer, clamp16(xs[n - 1] * k), clamp16(ys[n - 1] * k),
-                     clamp16(SDL_max(1.0, w->r[i] * k)), 255, 255, 255, 110);
+        aacircleRGBA(renderer, mark_x(m, xs[n - 1]), mark_y(m, ys[n - 1]),
+                     clamp16(SDL_max(1.0, w->r[i] * m->k)), 255, 255, 255, 110);
 }
 
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
-                       const double *draw_x, const double *draw_y)
+                       const bp_camera *cam, const double *draw_x, const double *draw_y)
 {
     /* Shown smaller than the arena, SDL would draw each point of a circle
      * as a rect a fraction of a pixel wide, and miss some: the marks go
@@ -67,22 +84,26 @@ void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_inp
     if (k < 1.0)
         SDL_RenderSetScale(renderer, 1.0f, 1.0f);
     const bp_world *w = s->world;
+    double zoom = cam ? cam->zoom : 1.0;
+    mark_map m = {cam ? cam->x : 0.0, cam ? cam->y : 0.0, zoom * k, k};
     int64_t i = s->held >= 0 ? bp_world_index_of(w, (uint32_t)s->held) : -1;
     double vx, vy;
     if (i >= 0 && bp_input_aim(h, s, SDL_GetTicks() / 1000.0, &vx, &vy))
-        draw_aim(renderer, w, (size_t)i, vx, vy, k);
+        draw_aim(renderer, w, (size_t)i, vx, vy, &m);
     if (i >= 0) {
         /* A bright ring just outside the ball: it is in hand. */
         double x = draw_x ? draw_x[i] : w->x[i], y = draw_y ? draw_y[i] : w->y[i];
-        Sint16 r = clamp16(w->r[i] * k + 3.0);
-        aacircleRGBA(renderer, clamp16(x * k), clamp16(y * k), r, 255, 255, 255, 230);
-        aacircleRGBA(renderer, clamp16(x * k), clamp16(y * k), (Sint16)(r + 1), 255, 255, 255,
+        Sint16 r = clamp16(w->r[i] * m.k + 3.0);
+        aacircleRGBA(renderer, mark_x(&m, x), mark_y(&m, y), r, 255, 255, 255, 230);
+        aacircleRGBA(renderer, mark_x(&m, x), mark_y(&m, y), (Sint16)(r + 1), 255, 255, 255,
                      120);
     }
+    /* As wide as the wall it will be (6 arena px, input.c), up to 255. */
     if (h->drawing_wall)
-        thickLineRGBA(renderer, clamp16(h->wall_x * k), clamp16(h->wall_y * k),
-                      clamp16(h->cursor_x * k), clamp16(h->cursor_y * k),
-                      (Uint8)SDL_max(1.0, SDL_floor(6.0 * k + 0.5)), 200, 200, 200, 140);
+        thickLineRGBA(renderer, mark_x(&m, h->wall_x), mark_y(&m, h->wall_y),
+                      mark_x(&m, h->cursor_x), mark_y(&m, h->cursor_y),
+                      (Uint8)SDL_min(255.0, SDL_max(1.0, SDL_floor(6.0 * m.k + 0.5))), 200, 200,
+                      200, 140);
     if (k < 1.0)
         SDL_RenderSetScale(renderer, scale_x, scale_y);
 }
@@ -175,16 +196,18 @@ static void corner_at(int c, int width, int height, int scale, int w, int h, int
 /* How much of the balls a w x h panel at (x, y) would cover, in square
  * px (scaled; each ball taken as its bounding square, enough to rank
  * corners). The arena is letterboxed into the window as SDL's logical
- * size does it. */
-static double covered(const bp_world *world, int out_w, int out_h, int scale, int x, int y,
-                      int w, int h)
+ * size does it, and shown through the camera. */
+static double covered(const bp_world *world, const bp_camera *cam, int out_w, int out_h,
+                      int scale, int x, int y, int w, int h)
 {
     double aw = SDL_ceil(world->params.width), ah = SDL_ceil(world->params.height);
     double k = SDL_min(out_w / aw, out_h / ah) / scale;
     double ox = (out_w / (double)scale - aw * k) / 2.0, oy = (out_h / (double)scale - ah * k) / 2.0;
     double sum = 0.0;
     for (size_t i = 0; i < world->count; i++) {
-        double cx = ox + world->x[i] * k, cy = oy + world->y[i] * k, r = world->r[i] * k;
+        double sx, sy;
+        bp_camera_to_screen(cam, world->x[i], world->y[i], &sx, &sy);
+        double cx = ox + sx * k, cy = oy + sy * k, r = world->r[i] * cam->zoom * k;
         double dx = SDL_min(cx + r, (double)(x + w)) - SDL_max(cx - r, (double)x);
         double dy = SDL_min(cy + r, (double)(y + h)) - SDL_max(cy - r, (double)y);
         if (dx > 0.0 && dy > 0.0)
@@ -197,8 +220,8 @@ static double covered(const bp_world *world, int out_w, int out_h, int scale, in
  * fewest balls. *corner is where they were last time: they move only to
  * cover under half as much, so the panel does not hop about as balls roll
  * past it. */
-static void flush_in_corner(text_box *b, const bp_world *world, int out_w, int out_h, int scale,
-                            int *corner)
+static void flush_in_corner(text_box *b, const bp_world *world, const bp_camera *cam, int out_w,
+                            int out_h, int scale, int *corner)
 {
     int w, h, x, y;
     box_size(b, &w, &h);
@@ -207,7 +230,7 @@ static void flush_in_corner(text_box *b, const bp_world *world, int out_w, int o
     int best = *corner & 3;
     for (int c = 0; c < 4; c++) {
         corner_at(c, width, height, scale, w, h, &x, &y);
-        cover[c] = covered(world, out_w, out_h, scale, x, y, w, h);
+        cover[c] = covered(world, cam, out_w, out_h, scale, x, y, w, h);
     }
     for (int c = 0; c < 4; c++)
         if (cover[c] < cover[best] * 0.5)
@@ -235,8 +258,11 @@ static void short_hud(text_box *b, const bp_session *s, const bp_view *view,
     const char *state = view->replaying ? "REPLAY  " : "";
     if (view->paused)
         state = view->replaying ? "PAUSED REPLAY  " : "PAUSED  ";
-    line(b, 220, 220, 220, "%s%s  %zu balls  H: help  P: panel  Tab: more", state, rate,
-         s->world->count);
+    char zoom[24] = ""; /* zoomed in: how far (0 shows the whole arena) */
+    if (!bp_camera_is_whole(&view->camera))
+        snprintf(zoom, sizeof zoom, "  x%.1f", view->camera.zoom);
+    line(b, 220, 220, 220, "%s%s  %zu balls%s  H: help  P: panel  Tab: more", state, rate,
+         s->world->count, zoom);
 }
 
 /* Below this width (output px at text scale 1) the full HUD keeps to the
@@ -277,7 +303,11 @@ static void full_hud(text_box *b, const bp_session *s, const bp_view *view,
         line(b, 220, 220, 220, "fps %.1f  steps/s %.1f", st->fps, st->steps_per_s);
     line(b, 220, 220, 220, "step %llu  time x%g", (unsigned long long)s->world->steps,
          view->time_scale);
-    line(b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
+    if (bp_camera_is_whole(&view->camera))
+        line(b, 220, 220, 220, "balls %zu  draw %.1f ms", w->count, st->draw_ms);
+    else
+        line(b, 220, 220, 220, "balls %zu  draw %.1f ms  zoom x%.1f", w->count, st->draw_ms,
+             view->camera.zoom);
     if (isnan(st->step_p50))
         line(b, 220, 220, 220, "step ms: no steps");
     else
@@ -323,6 +353,9 @@ static const char *const help_lines[] = {
     "K               energy chart (last 10 s)",
     "P               parameter panel (sliders, buttons)",
     "I, middle click inspect the ball (again: off)",
+    "wheel           zoom in / out at the cursor",
+    "+, -, 0 or Home zoom in / out at the centre; all",
+    "middle drag     move the zoomed-in arena",
     "H, F1           this help",
     "Esc             close note/help; quit (asks)",
 };
@@ -403,7 +436,7 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
             full_hud(&b, s, view, stats);
         if (view->hint && !view->show_help)
             line(&b, 255, 220, 120, "%s", BP_HINT);
-        flush_in_corner(&b, s->world, out_w, out_h, scale, &stats->corner);
+        flush_in_corner(&b, s->world, &view->camera, out_w, out_h, scale, &stats->corner);
         bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
     }
     if (stats->message) {

@@ -25,11 +25,12 @@ typedef struct bp_hud_stats {
                  * bottom), kept from frame to frame by bp_hud_draw_text */
 } bp_hud_stats;
 
-/* In arena coordinates (the renderer's logical size): marks on the world,
- * a pixel wide at least however small the arena is shown. draw_x/draw_y
- * are the drawn positions by index, as for bp_render_world. */
+/* In screen points (the renderer's logical size): marks on the world where
+ * the camera shows it, a pixel wide at least however small the arena is
+ * shown. draw_x/draw_y are the drawn positions by index, as for
+ * bp_render_world. */
 void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_input_handler *h,
-                       const double *draw_x, const double *draw_y);
+                       const bp_camera *cam, const double *draw_x, const double *draw_y);
 
 /* In output pixels (logical size off): HUD and help, as the view asks, in
  * the glyphs' batches (NULL: glyph by glyph). The HUD (short, or full with

@@ -335,6 +335,9 @@ static bool take_back_question(bp_view *view, SDL_Keycode key)
     return asked;
 }
 
+static int follow_camera(bp_input_handler *h, bp_view *view, bp_session *s, Uint32 ms,
+                         char *err, size_t err_size);
+
 static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_KeyboardEvent *k,
                     char *err, size_t err_size)
 {
@@ -347,11 +350,14 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
     /* A held key repeats only where repeating means something: single steps
      * and the time scale. Toggles and one-shot actions act once per press. */
     if (k->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFTBRACKET &&
-        key != SDLK_RIGHTBRACKET && key != SDLK_LEFT && key != SDLK_RIGHT)
+        key != SDLK_RIGHTBRACKET && key != SDLK_LEFT && key != SDLK_RIGHT &&
+        !bp_zoom_key_repeats(key))
         return 0;
     bool asked = take_back_question(view, key);
     if (view_key(view, key, ctrl))
         return 0;
+    if (bp_zoom_key(&view->camera, key))
+        return follow_camera(h, view, s, k->timestamp, err, err_size);
     switch (key) {
     case SDLK_ESCAPE:
         escape(h, view, asked);
@@ -403,9 +409,13 @@ static int key_down(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         return time_key(h, view, s, key, shift, err, err_size);
     if (view->replaying || ctrl)
         return 0;
-    if (key == SDLK_r)
-        view->time_scale = 1.0; /* R puts back everything to the start */
-    return sim_key(h, s, key, shift, err, err_size);
+    if (key == SDLK_r) { /* R puts back everything to the start */
+        view->time_scale = 1.0;
+        view->camera = bp_camera_whole(view->camera.width, view->camera.height);
+    }
+    int status = sim_key(h, s, key, shift, err, err_size);
+    return status == 0 && key == SDLK_r ? follow_camera(h, view, s, k->timestamp, err, err_size)
+                                        : status;
 }
 
 static double seconds(Uint32 timestamp_ms)
@@ -435,33 +445,34 @@ static bool wall_end_at(bp_input_handler *h, const bp_world *w, double x, double
     return false;
 }
 
+/* The button b went down at the arena point (x, y). */
 static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                      char *err, size_t err_size)
+                      double x, double y, char *err, size_t err_size)
 {
     if (b->button == SDL_BUTTON_RIGHT) {
         h->stream_button = true;
         h->stream_clock = 0.0;
-        return spawn_at(h, s, b->x, b->y, err, err_size);
+        return spawn_at(h, s, x, y, err, err_size);
     }
     if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
         return 0;
     bool shift = h->shift_held || (SDL_GetModState() & KMOD_SHIFT);
     if (shift && h->walls_enabled) {
         h->drawing_wall = true;
-        h->wall_x = b->x;
-        h->wall_y = b->y;
+        h->wall_x = x;
+        h->wall_y = y;
         return 0;
     }
-    if (bp_query_point(s->world, b->x, b->y) < 0 && wall_end_at(h, s->world, b->x, b->y))
+    if (bp_query_point(s->world, x, y) < 0 && wall_end_at(h, s->world, x, y))
         return 0;
-    int status = apply(h, s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
+    int status = apply(h, s, BP_INPUT_GRAB, x, y, 0, err, err_size);
     if (status == 0 && s->held >= 0) {
         h->dragging = true;
-        h->led_x = b->x;
-        h->led_y = b->y;
+        h->led_x = x;
+        h->led_y = y;
         h->lead_pending = false;
         bp_throw_reset(&h->tracker);
-        bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
+        bp_throw_add(&h->tracker, seconds(b->timestamp), x, y);
     }
     return status;
 }
@@ -473,16 +484,17 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
 /* Half the thickness of a drawn wall, px. */
 #define BP_DRAWN_WALL_RADIUS 3.0
 
+/* The button b came up at the arena point (x, y). */
 static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                    char *err, size_t err_size)
+                    double x, double y, char *err, size_t err_size)
 {
     if (b->button != SDL_BUTTON_LEFT)
         return 0;
     if (h->drawing_wall) {
         h->drawing_wall = false;
-        double dx = b->x - h->wall_x, dy = b->y - h->wall_y;
+        double dx = x - h->wall_x, dy = y - h->wall_y;
         bp_input in = {.kind = BP_INPUT_WALL,
-                       .v = {h->wall_x, h->wall_y, b->x, b->y, BP_DRAWN_WALL_RADIUS}};
+                       .v = {h->wall_x, h->wall_y, x, y, BP_DRAWN_WALL_RADIUS}};
         if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
             in = (bp_input){.kind = BP_INPUT_WALL,
                             .v = {h->wall_x, h->wall_y, h->wall_x, h->wall_y, BP_PEG_RADIUS}};
@@ -496,8 +508,8 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         return 0;
     h->dragging = false;
     h->lead_pending = false;
-    bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
-    int status = apply(h, s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
+    bp_throw_add(&h->tracker, seconds(b->timestamp), x, y);
+    int status = apply(h, s, BP_INPUT_MOVE, x, y, 0, err, err_size);
     if (status)
         return status;
     double vx, vy;
@@ -534,9 +546,71 @@ int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
     return apply(h, s, BP_INPUT_MOVE, h->led_x, h->led_y, 0, err, err_size);
 }
 
+/* The cursor went to the arena point (x, y) at t s: a held wall end and a
+ * held ball follow it. flick: the hand moved, and the throw counts the
+ * move; else the camera moved under a still hand, and the ball is placed
+ * there, its throw measured afresh from there. */
+static int cursor_to(bp_input_handler *h, bp_view *view, bp_session *s, double x, double y,
+                     double t, bool flick, char *err, size_t err_size)
+{
+    h->cursor_x = x;
+    h->cursor_y = y;
+    if (!view->replaying && h->dragging_end) {
+        bp_input in = {.kind = BP_INPUT_WALL_END, .v = {(double)h->end_wall, h->end_which, x, y}};
+        return bp_undo_apply(&h->undo, s, in, true, err, err_size);
+    }
+    if (view->replaying || !h->dragging)
+        return 0;
+    if (!flick)
+        bp_throw_reset(&h->tracker);
+    bp_throw_add(&h->tracker, t, x, y);
+    if (!s->paused) {
+        h->lead_pending = true; /* bp_input_lead takes it there */
+        return 0;
+    }
+    /* Paused, a move places the ball: nothing to spread. */
+    h->led_x = x;
+    h->led_y = y;
+    h->lead_pending = false;
+    return apply(h, s, BP_INPUT_MOVE, x, y, 0, err, err_size);
+}
+
+/* The camera moved (a key, the wheel) at ms: the still cursor may point at
+ * another arena point now (the wheel keeps it, unless the arena's edge
+ * stops the camera), and what the hand holds goes there. */
+static int follow_camera(bp_input_handler *h, bp_view *view, bp_session *s, Uint32 ms,
+                         char *err, size_t err_size)
+{
+    double x, y;
+    bp_camera_to_arena(&view->camera, h->zoom.x, h->zoom.y, &x, &y);
+    if (fabs(x - h->cursor_x) < 1e-6 && fabs(y - h->cursor_y) < 1e-6)
+        return 0;
+    return cursor_to(h, view, s, x, y, seconds(ms), false, err, err_size);
+}
+
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
                     char *err, size_t err_size)
 {
+    /* The camera first (the wheel, the middle button's drag), then the
+     * cursor's screen point mapped through it: the session hears only
+     * arena coordinates. */
+    bp_zoom_result zoom = bp_zoom_event(&h->zoom, &view->camera, ev, !view->prompting);
+    double ax = h->cursor_x, ay = h->cursor_y;
+    if (ev->type == SDL_MOUSEMOTION || ev->type == SDL_MOUSEBUTTONDOWN ||
+        ev->type == SDL_MOUSEBUTTONUP)
+        bp_camera_to_arena(&view->camera, h->zoom.x, h->zoom.y, &ax, &ay);
+    if (zoom == BP_ZOOM_CLICK) {
+        h->cursor_x = ax;
+        h->cursor_y = ay;
+        return inspect_at(h, view, s, ax, ay, err, err_size);
+    }
+    if (zoom == BP_ZOOM_TAKEN) {
+        if (ev->type == SDL_MOUSEWHEEL)
+            return follow_camera(h, view, s, ev->wheel.timestamp, err, err_size);
+        h->cursor_x = ax;
+        h->cursor_y = ay;
+        return 0;
+    }
     switch (ev->type) {
     case SDL_QUIT:
         view->quit = true;
@@ -558,44 +632,24 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         }
         return 0;
     case SDL_MOUSEMOTION:
-        h->cursor_x = ev->motion.x;
-        h->cursor_y = ev->motion.y;
-        if (!view->replaying && h->dragging_end) {
-            bp_input in = {.kind = BP_INPUT_WALL_END,
-                           .v = {(double)h->end_wall, h->end_which, ev->motion.x, ev->motion.y}};
-            return bp_undo_apply(&h->undo, s, in, true, err, err_size);
-        }
-        if (view->replaying || !h->dragging)
-            return 0;
-        bp_throw_add(&h->tracker, seconds(ev->motion.timestamp), ev->motion.x, ev->motion.y);
-        if (!s->paused) {
-            h->lead_pending = true; /* bp_input_lead takes it there */
-            return 0;
-        }
-        /* Paused, a move places the ball: nothing to spread. */
-        h->led_x = ev->motion.x;
-        h->led_y = ev->motion.y;
-        h->lead_pending = false;
-        return apply(h, s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
+        return cursor_to(h, view, s, ax, ay, seconds(ev->motion.timestamp), true, err, err_size);
     case SDL_MOUSEBUTTONDOWN:
-        h->cursor_x = ev->button.x;
-        h->cursor_y = ev->button.y;
-        if (ev->button.button == SDL_BUTTON_MIDDLE)
-            return inspect_at(h, view, s, ev->button.x, ev->button.y, err, err_size);
+        h->cursor_x = ax;
+        h->cursor_y = ay;
         if (view->replaying)
             return 0;
         {
-            int status = mouse_down(h, s, &ev->button, err, err_size);
+            int status = mouse_down(h, s, &ev->button, ax, ay, err, err_size);
             if (h->dragging)
                 view->hint = false; /* a ball in hand: the hint has done its job */
             return status;
         }
     case SDL_MOUSEBUTTONUP:
-        h->cursor_x = ev->button.x;
-        h->cursor_y = ev->button.y;
+        h->cursor_x = ax;
+        h->cursor_y = ay;
         if (ev->button.button == SDL_BUTTON_RIGHT)
             h->stream_button = false;
-        return view->replaying ? 0 : mouse_up(h, s, &ev->button, err, err_size);
+        return view->replaying ? 0 : mouse_up(h, s, &ev->button, ax, ay, err, err_size);
     default:
         return 0;
     }

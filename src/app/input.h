@@ -15,6 +15,7 @@
 #include "session.h"
 #include "throw.h"
 #include "undo.h"
+#include "zoom.h"
 
 /* How the window runs; nothing here reaches the simulation. */
 typedef struct bp_view {
@@ -55,6 +56,7 @@ typedef struct bp_input_handler {
     bool drawing_wall;         /* Shift + left button: a wall from (wall_x, wall_y) */
     double wall_x, wall_y;     /* px */
     double cursor_x, cursor_y; /* last cursor position in the arena, px */
+    bp_zoom_hand zoom;         /* the cursor on screen, the camera's drag (zoom.h) */
     double led_x, led_y;       /* where the cursor last led the held ball, px */
     bool lead_pending;         /* the cursor has moved on from there */
     double max_throw;          /* px/s */

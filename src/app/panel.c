@@ -547,14 +547,19 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
         p->captured = false;
         let_go(p, h);
         return 0;
-    case SDL_MOUSEWHEEL:
-        /* Over the panel, the wheel scrolls what the window cannot show. */
-        if (!view->show_panel || scroll_most(p) == 0 || p->mx < p->width - PANEL_W - EDGE)
+    case SDL_MOUSEWHEEL: {
+        /* Over the panel the wheel is the panel's, never the arena's zoom
+         * behind it: it scrolls what a window shorter than it cannot show. */
+        int x, y;
+        panel_corner(p, &x, &y);
+        if (!view->show_panel || p->mx < x || p->mx >= x + PANEL_W || p->my < y ||
+            p->my >= y + PANEL_H)
             return 0;
         *used = true;
         p->scroll -= ev->wheel.y * BP_PANEL_WHEEL_STEP;
         p->scroll = p->scroll < 0 ? 0 : (p->scroll > scroll_most(p) ? scroll_most(p) : p->scroll);
         return 0;
+    }
     default:
         return 0;
     }

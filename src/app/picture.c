@@ -40,35 +40,50 @@ static uint32_t colour_of(const bp_look *look, const bp_world *w, size_t i)
     return bp_look_ball_colour(look, w, i, bp_look_id_colour(w->id[i]));
 }
 
-static void draw_grid(const bp_pixels *out, const bp_contacts *c, double scale)
+/* Where the arena's x (or y) lands in the picture, pixels. */
+static inline double at_x(const bp_raster_view *v, double x)
+{
+    return (x - v->x) * v->scale;
+}
+
+static inline double at_y(const bp_raster_view *v, double y)
+{
+    return (y - v->y) * v->scale;
+}
+
+static void draw_grid(const bp_pixels *out, const bp_contacts *c, const bp_raster_view *v)
 {
     for (int col = 1; col < c->cols; col++) {
-        int x = (int)lround(col * c->cell * scale);
+        int x = (int)lround(at_x(v, col * c->cell));
         bp_paint_rect(out, x, 0, x + 1, out->height, 0xff7a8696u, 60u);
     }
     for (int row = 1; row < c->rows; row++) {
-        int y = (int)lround(row * c->cell * scale);
+        int y = (int)lround(at_y(v, row * c->cell));
         bp_paint_rect(out, 0, y, out->width, y + 1, 0xff7a8696u, 60u);
     }
 }
 
 static void draw_contacts(const bp_pixels *out, const bp_contacts *c, const bp_world *w,
-                          double scale, float ts)
+                          const bp_raster_view *v, float ts)
 {
     for (size_t k = 0; k < c->count; k++) {
         const bp_contact *t = &c->list[k];
-        float x = (float)(t->x * scale), y = (float)(t->y * scale);
+        float x = (float)at_x(v, t->x), y = (float)at_y(v, t->y);
         if (t->b != BP_CONTACT_STATIC)
-            bp_paint_capsule(out, (float)(w->x[t->a] * scale), (float)(w->y[t->a] * scale),
-                             (float)(w->x[t->b] * scale), (float)(w->y[t->b] * scale),
+            bp_paint_capsule(out, (float)at_x(v, w->x[t->a]), (float)at_y(v, w->y[t->a]),
+                             (float)at_x(v, w->x[t->b]), (float)at_y(v, w->y[t->b]),
                              0.5f * ts, 0xffff7a70u, 0.7f);
         bp_paint_capsule(out, x, y, x, y, 1.5f * ts, 0xffffd166u, 1.0f);
     }
 }
 
+/* zoom: the picture's scale over its marks', the window's magnification. */
 static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world *w,
-                        const double *dx, const double *dy, double scale, const bp_look *look)
+                        const double *dx, const double *dy, const bp_raster_view *v, float zoom,
+                        const bp_look *look)
 {
+    double scale = v->scale;
+    float fs = (float)scale, fx = (float)v->x, fy = (float)v->y;
     float xy[2 * BP_TRAIL_POINTS + 2];
     /* A crowd's trails take every few points, some 40,000 pieces in all:
      * the ink grows with the balls, the pieces need not. */
@@ -91,9 +106,10 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
         xy[2 * n] = (float)(dx ? dx[i] : w->x[i]);
         xy[2 * n + 1] = (float)(dy ? dy[i] : w->y[i]);
         /* A hairline behind small balls and in crowds (a crowd's trails
-         * are a lot of ink), up to 4 px wide behind big ones. */
+         * are a lot of ink), up to 4 px wide behind big ones (magnified
+         * with them in a zoomed window). */
         float r = (float)(w->r[i] * scale) * 0.1f;
-        r = r > 2.0f ? 2.0f : r;
+        r = r > 2.0f * zoom ? 2.0f * zoom : r;
         bool thin = r <= 0.75f || w->count > 500;
         uint32_t c = colour_of(look, w, i);
         /* Fades in from the oldest point: the colour is mixed with the
@@ -104,8 +120,8 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
                 continue; /* a ball at rest leaves no dot under it */
             uint32_t faded = bp_over(c, BP_LOOK_BACKGROUND,
                                      (uint32_t)(150.0f * (float)(k + 1) / (float)(n + 1)));
-            float ax = xy[2 * k] * (float)scale, ay = xy[2 * k + 1] * (float)scale;
-            float bx = xy[2 * k + 2] * (float)scale, by = xy[2 * k + 3] * (float)scale;
+            float ax = (xy[2 * k] - fx) * fs, ay = (xy[2 * k + 1] - fy) * fs;
+            float bx = (xy[2 * k + 2] - fx) * fs, by = (xy[2 * k + 3] - fy) * fs;
             if (thin)
                 bp_paint_line(out, ax, ay, bx, by, faded, 1.0f);
             else
@@ -115,13 +131,14 @@ static void draw_trails(const bp_pixels *out, const bp_trails *t, const bp_world
 }
 
 static void draw_vectors(const bp_pixels *out, const bp_world *w, const double *dx,
-                         const double *dy, double scale, float ts)
+                         const double *dy, const bp_raster_view *v, float ts)
 {
+    double scale = v->scale;
     for (size_t i = 0; i < w->count; i++) {
         if (w->flags[i] & BP_BALL_ASLEEP)
             continue;
-        float x = (float)((dx ? dx[i] : w->x[i]) * scale);
-        float y = (float)((dy ? dy[i] : w->y[i]) * scale);
+        float x = (float)at_x(v, dx ? dx[i] : w->x[i]);
+        float y = (float)at_y(v, dy ? dy[i] : w->y[i]);
         float ex = x + (float)(w->vx[i] * BP_PICTURE_ARROW_TIME * scale);
         float ey = y + (float)(w->vy[i] * BP_PICTURE_ARROW_TIME * scale);
         float len = hypotf(ex - x, ey - y);
@@ -134,11 +151,11 @@ static void draw_vectors(const bp_pixels *out, const bp_world *w, const double *
 
 /* A ring round the inspected ball and a panel beside it. */
 static void draw_inspector(const bp_pixels *out, const bp_world *w, size_t i, const double *dx,
-                           const double *dy, double scale, size_t contacts, int ts)
+                           const double *dy, const bp_raster_view *v, size_t contacts, int ts)
 {
     double bx = dx ? dx[i] : w->x[i], by = dy ? dy[i] : w->y[i];
-    float cx = (float)(bx * scale), cy = (float)(by * scale);
-    float rr = (float)(w->r[i] * scale) + 3.0f * (float)ts;
+    float cx = (float)at_x(v, bx), cy = (float)at_y(v, by);
+    float rr = (float)(w->r[i] * v->scale) + 3.0f * (float)ts;
     for (int k = 0; k < 48; k++) {
         double a0 = k * (2.0 * M_PI / 48), a1 = (k + 1) * (2.0 * M_PI / 48);
         bp_paint_capsule(out, cx + rr * (float)cos(a0), cy + rr * (float)sin(a0),
@@ -178,26 +195,36 @@ bool bp_picture_draw(bp_picture *p, const bp_pixels *out, double scale, const bp
                      const double *dx, const double *dy, const bp_look *look,
                      const bp_picture_extras *extras)
 {
+    bp_picture_view whole = {{scale, 0.0, 0.0}, scale};
+    return bp_picture_draw_part(p, out, &whole, world, dx, dy, look, extras);
+}
+
+bool bp_picture_draw_part(bp_picture *p, const bp_pixels *out, const bp_picture_view *view,
+                          const bp_world *world, const double *dx, const double *dy,
+                          const bp_look *look, const bp_picture_extras *extras)
+{
     bp_look plain = {.inspect = -1};
     look = look ? look : &plain;
-    int ts = scale >= 1.5 ? (int)lround(scale) : 1;
+    const bp_raster_view *v = &view->part;
+    double marks = view->marks > 0.0 ? view->marks : v->scale;
+    int ts = marks >= 1.5 ? (int)lround(marks) : 1;
     int64_t inspected = look->inspect >= 0 && look->inspect <= UINT32_MAX
                             ? bp_world_index_of(world, (uint32_t)look->inspect)
                             : -1;
     bool need_contacts = look->debug || inspected >= 0;
     bool ok = !need_contacts || bp_contacts_find(&p->contacts, world);
-    ok = bp_raster_base(p->raster, out, scale, world, look) && ok;
+    ok = bp_raster_base(p->raster, out, *v, world, look) && ok;
     if (look->debug && ok)
-        draw_grid(out, &p->contacts, scale);
+        draw_grid(out, &p->contacts, v);
     if (look->trails > 0.0 && extras && extras->trails)
-        draw_trails(out, extras->trails, world, dx, dy, scale, look);
-    ok = bp_raster_awake(p->raster, out, scale, world, dx, dy, look) && ok;
+        draw_trails(out, extras->trails, world, dx, dy, v, (float)(v->scale / marks), look);
+    ok = bp_raster_awake(p->raster, out, *v, world, dx, dy, look) && ok;
     if (look->vectors)
-        draw_vectors(out, world, dx, dy, scale, (float)ts);
+        draw_vectors(out, world, dx, dy, v, (float)ts);
     if (look->debug && ok)
-        draw_contacts(out, &p->contacts, world, scale, (float)ts);
+        draw_contacts(out, &p->contacts, world, v, (float)ts);
     if (inspected >= 0)
-        draw_inspector(out, world, (size_t)inspected, dx, dy, scale,
+        draw_inspector(out, world, (size_t)inspected, dx, dy, v,
                        ok ? bp_contacts_of(&p->contacts, (size_t)inspected) : 0, ts);
     if (extras && extras->chart)
         bp_chart_draw(extras->chart, out, ts);

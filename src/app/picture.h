@@ -11,6 +11,7 @@
 #include "chart.h"
 #include "look.h"
 #include "paint.h"
+#include "raster.h"
 #include "trails.h"
 #include "world.h"
 
@@ -35,5 +36,20 @@ typedef struct bp_picture_extras {
 bool bp_picture_draw(bp_picture *p, const bp_pixels *out, double scale, const bp_world *world,
                      const double *draw_x, const double *draw_y, const bp_look *look,
                      const bp_picture_extras *extras);
+
+/* The part of the arena a picture shows (raster.h), and how large its
+ * marks are: text, arrow heads, contact dots and line widths are drawn at
+ * marks pixels to a screen point, so they keep their size in a zoomed
+ * window while the balls, walls and trails grow. The whole arena at scale
+ * is {{scale, 0, 0}, scale}. */
+typedef struct bp_picture_view {
+    bp_raster_view part;
+    double marks; /* pixels per screen point */
+} bp_picture_view;
+
+/* bp_picture_draw for the part of the arena view says. */
+bool bp_picture_draw_part(bp_picture *p, const bp_pixels *out, const bp_picture_view *view,
+                          const bp_world *world, const double *draw_x, const double *draw_y,
+                          const bp_look *look, const bp_picture_extras *extras);
 
 #endif

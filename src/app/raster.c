@@ -47,7 +47,7 @@ struct bp_raster {
     uint32_t *still; /* still_w x still_h pixels, pitch still_w */
     size_t still_capacity;
     int still_w, still_h;
-    double still_scale;
+    bp_raster_view still_view; /* the part of the arena it shows */
     uint32_t still_ground;
     bool still_valid;
     size_t still_count;   /* balls drawn into it */
@@ -331,22 +331,31 @@ static uint32_t colour_of(const bp_raster *raster, const bp_look *look, const bp
 }
 
 /* Ball i at (x, y) in arena px, drawn into out, whose first pixel is the
- * output's pixel (ox, oy): a part of a bigger buffer, which clips it. A
- * mark from the centre toward the rim turns with the ball's angle. */
+ * pixel (ox, oy) of a buffer showing the part view says: a part of a
+ * bigger buffer, which clips it. A mark from the centre toward the rim
+ * turns with the ball's angle. */
 static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *world, size_t i,
-                      double x, double y, double scale, int ox, int oy, uint32_t c)
+                      double x, double y, const bp_raster_view *view, int ox, int oy, uint32_t c)
 {
+    double scale = view->scale;
     /* Rounded to float first, as a whole drawing does: taking a whole number
      * of pixels off is then exact, and the disc lands on the same quarter
      * pixel (rounding x scale - ox instead moved balls far from the origin,
      * and left seams at the edge of a repaired place). */
-    float cx = (float)(x * scale) - (float)ox, cy = (float)(y * scale) - (float)oy;
+    float cx = (float)((x - view->x) * scale) - (float)ox;
+    float cy = (float)((y - view->y) * scale) - (float)oy;
     float radius = (float)(world->r[i] * scale);
     /* Shrunk (a big arena fit to a small window), a ball is at least a
      * pixel across: a crowd shown small still shows every ball. At scale 1
      * and above, as it is (the --png frames). */
     if (scale < 1.0 && radius < BP_RASTER_MIN_RADIUS)
         radius = BP_RASTER_MIN_RADIUS;
+    /* Wholly outside the buffer (most balls, in a zoomed window): it would
+     * touch no pixel, disc (radius + 0.5) nor mark (within the disc). */
+    float reach = radius + 2.0f;
+    if (cx + reach < 0.0f || cy + reach < 0.0f || cx - reach > (float)out->width ||
+        cy - reach > (float)out->height)
+        return true;
     if (radius <= BP_MASK_RADIUS_MAX) {
         if (!stamp_disc(raster, out, cx, cy, radius, scale, c))
             return false;
@@ -368,15 +377,19 @@ static bool draw_ball(bp_raster *raster, const bp_pixels *out, const bp_world *w
 }
 
 /* The walls drawn into out, a part of the picture whose first pixel is the
- * picture's (ox, oy). At least a pixel wide, so a thin wall still shows. */
-static void draw_walls(const bp_pixels *out, const bp_world *world, double scale, int ox, int oy)
+ * picture's (ox, oy), the picture showing the part view says. At least a
+ * pixel wide, so a thin wall still shows. */
+static void draw_walls(const bp_pixels *out, const bp_world *world, const bp_raster_view *view,
+                       int ox, int oy)
 {
+    double scale = view->scale;
     for (size_t k = 0; k < world->wall_count; k++) {
         const bp_wall *w = &world->walls[k];
         float r = (float)(w->r * scale);
-        bp_paint_capsule(out, (float)(w->x1 * scale) - (float)ox,
-                         (float)(w->y1 * scale) - (float)oy, (float)(w->x2 * scale) - (float)ox,
-                         (float)(w->y2 * scale) - (float)oy, r < 0.5f ? 0.5f : r,
+        bp_paint_capsule(out, (float)((w->x1 - view->x) * scale) - (float)ox,
+                         (float)((w->y1 - view->y) * scale) - (float)oy,
+                         (float)((w->x2 - view->x) * scale) - (float)ox,
+                         (float)((w->y2 - view->y) * scale) - (float)oy, r < 0.5f ? 0.5f : r,
                          BP_LOOK_WALL, 1.0f);
     }
 }
@@ -393,12 +406,13 @@ static uint64_t walls_hash(const bp_world *world)
 }
 
 /* The pixels a ball at (x, y) of radius r (arena px) may touch, within
- * w x h. */
-static pixel_box box_of(double x, double y, double r, double scale, int w, int h)
+ * w x h showing the part view says. */
+static pixel_box box_of(double x, double y, double r, const bp_raster_view *view, int w, int h)
 {
-    double reach = r * scale + 2.0;
-    int x0 = (int)floor(x * scale - reach), y0 = (int)floor(y * scale - reach);
-    int x1 = (int)ceil(x * scale + reach) + 1, y1 = (int)ceil(y * scale + reach) + 1;
+    double scale = view->scale, reach = r * scale + 2.0;
+    double px = (x - view->x) * scale, py = (y - view->y) * scale;
+    int x0 = (int)floor(px - reach), y0 = (int)floor(py - reach);
+    int x1 = (int)ceil(px + reach) + 1, y1 = (int)ceil(py + reach) + 1;
     return (pixel_box){x0 < 0 ? 0 : x0, y0 < 0 ? 0 : y0, x1 > w ? w : x1, y1 > h ? h : y1};
 }
 
@@ -469,7 +483,7 @@ static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_p
         if (repairs == BP_STILL_MAX_REPAIRS)
             return -1;
         raster->repairs[repairs++] =
-            box_of(at[0], at[1], at[2], raster->still_scale, still->width, still->height);
+            box_of(at[0], at[1], at[2], &raster->still_view, still->width, still->height);
         raster->in_still[id] = 0;
     }
     /* Balls in the layer that were not met have gone from the world. */
@@ -481,26 +495,28 @@ static int take_out_changed(bp_raster *raster, const bp_world *world, const bp_p
 
 /* Brings the still layer up to date with the world's sleepers. false when
  * memory runs out. */
-static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, double scale,
-                         const bp_world *world, const bp_look *look)
+static bool update_still(bp_raster *raster, int w, int h, uint32_t ground,
+                         const bp_raster_view *view, const bp_world *world, const bp_look *look)
 {
     uint64_t walls = walls_hash(world);
     if (!reserve_still(raster, (size_t)w * (size_t)h, world->next_id))
         return false;
     bp_pixels still = {raster->still, w, h, w};
     bool same_frame = raster->still_valid && raster->still_w == w && raster->still_h == h &&
-                      raster->still_scale == scale && raster->still_ground == ground &&
+                      raster->still_view.scale == view->scale &&
+                      raster->still_view.x == view->x && raster->still_view.y == view->y &&
+                      raster->still_ground == ground &&
                       raster->still_walls == walls;
     int repairs = same_frame ? take_out_changed(raster, world, &still, look) : -1;
     raster->still_w = w;
     raster->still_h = h;
-    raster->still_scale = scale;
+    raster->still_view = *view;
     raster->still_ground = ground;
     raster->still_walls = walls;
     raster->still_valid = false; /* until it is whole again */
     if (repairs < 0) {
         fill_box(&still, (pixel_box){0, 0, w, h}, ground);
-        draw_walls(&still, world, scale, 0, 0);
+        draw_walls(&still, world, view, 0, 0);
         memset(raster->in_still, 0, raster->ids_known);
         raster->still_count = 0;
         repairs = 0;
@@ -512,7 +528,7 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
         fill_box(&still, b, ground);
         bp_pixels part = {still.pixels + (size_t)b.y0 * (size_t)w + (size_t)b.x0, b.x1 - b.x0,
                           b.y1 - b.y0, w};
-        draw_walls(&part, world, scale, b.x0, b.y0);
+        draw_walls(&part, world, view, b.x0, b.y0);
         all = box_around(all, b);
     }
     /* The balls still in the layer around a repaired place, drawn again
@@ -520,7 +536,7 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
     for (size_t i = 0; i < world->count && repairs > 0; i++) {
         if (!raster->in_still[world->id[i]])
             continue;
-        pixel_box ball = box_of(world->x[i], world->y[i], world->r[i], scale, w, h);
+        pixel_box ball = box_of(world->x[i], world->y[i], world->r[i], view, w, h);
         if (!boxes_meet(ball, all))
             continue;
         for (int k = 0; k < repairs; k++) {
@@ -529,7 +545,7 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
                 continue;
             bp_pixels part = {still.pixels + (size_t)b.y0 * (size_t)w + (size_t)b.x0,
                               b.x1 - b.x0, b.y1 - b.y0, w};
-            if (!draw_ball(raster, &part, world, i, world->x[i], world->y[i], scale, b.x0, b.y0,
+            if (!draw_ball(raster, &part, world, i, world->x[i], world->y[i], view, b.x0, b.y0,
                            (uint32_t)raster->still_at[BP_STILL_KEY * (size_t)world->id[i] + 4]))
                 return false;
         }
@@ -539,7 +555,7 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
         if (!(world->flags[i] & BP_BALL_ASLEEP) || raster->in_still[id])
             continue;
         uint32_t c = colour_of(raster, look, world, i);
-        if (!draw_ball(raster, &still, world, i, world->x[i], world->y[i], scale, 0, 0, c))
+        if (!draw_ball(raster, &still, world, i, world->x[i], world->y[i], view, 0, 0, c))
             return false;
         raster->in_still[id] = 1;
         double *at = &raster->still_at[BP_STILL_KEY * (size_t)id];
@@ -554,14 +570,14 @@ static bool update_still(bp_raster *raster, int w, int h, uint32_t ground, doubl
     return true;
 }
 
-bool bp_raster_base(bp_raster *raster, const bp_pixels *out, double scale,
+bool bp_raster_base(bp_raster *raster, const bp_pixels *out, bp_raster_view view,
                     const bp_world *world, const bp_look *look)
 {
     if (!colours_for(raster, world->next_id))
         return false;
     uint32_t ground = BP_LOOK_BACKGROUND;
     raster->base_whole =
-        update_still(raster, out->width, out->height, ground, scale, world, look);
+        update_still(raster, out->width, out->height, ground, &view, world, look);
     if (raster->base_whole) {
         for (int y = 0; y < out->height; y++)
             memcpy(out->pixels + (size_t)y * (size_t)out->pitch,
@@ -570,11 +586,11 @@ bool bp_raster_base(bp_raster *raster, const bp_pixels *out, double scale,
         return true;
     }
     fill_box(out, (pixel_box){0, 0, out->width, out->height}, ground);
-    draw_walls(out, world, scale, 0, 0);
+    draw_walls(out, world, &view, 0, 0);
     return true;
 }
 
-bool bp_raster_awake(bp_raster *raster, const bp_pixels *out, double scale,
+bool bp_raster_awake(bp_raster *raster, const bp_pixels *out, bp_raster_view view,
                      const bp_world *world, const double *draw_x, const double *draw_y,
                      const bp_look *look)
 {
@@ -592,7 +608,7 @@ bool bp_raster_awake(bp_raster *raster, const bp_pixels *out, double scale,
         if (still && raster->in_still[world->id[i]])
             continue;
         double x = draw_x ? draw_x[i] : world->x[i], y = draw_y ? draw_y[i] : world->y[i];
-        if (!draw_ball(raster, out, world, i, x, y, scale, 0, 0,
+        if (!draw_ball(raster, out, world, i, x, y, &view, 0, 0,
                        colour_of(raster, look, world, i)))
             return false;
     }
@@ -603,6 +619,7 @@ bool bp_raster_balls(bp_raster *raster, const bp_pixels *out, double scale,
                      const bp_world *world, const double *draw_x, const double *draw_y,
                      const bp_look *look)
 {
-    return bp_raster_base(raster, out, scale, world, look) &&
-           bp_raster_awake(raster, out, scale, world, draw_x, draw_y, look);
+    bp_raster_view whole = {scale, 0.0, 0.0};
+    return bp_raster_base(raster, out, whole, world, look) &&
+           bp_raster_awake(raster, out, whole, world, draw_x, draw_y, look);
 }

@@ -7,8 +7,9 @@ struct bp_render {
     bp_picture *picture;
     SDL_Texture *layer; /* layer_w x layer_h, streaming */
     int layer_w, layer_h;
-    bool layer_whole;   /* holds a whole picture, drawn at layer_scale */
+    bool layer_whole;   /* holds a whole picture, drawn at layer_scale ... */
     double layer_scale;
+    bp_camera layer_camera; /* ... through this camera */
 };
 
 SDL_Texture *bp_blended_texture(SDL_Renderer *renderer, SDL_Surface *surface, SDL_ScaleMode mode)
@@ -71,7 +72,8 @@ static SDL_Texture *layer_of(SDL_Renderer *renderer, bp_render *render, int w, i
 }
 
 /* The renderer's scale, and the layer's size in pixels at it for the
- * arena; false when there is no sensible layer. */
+ * arena: the logical area's, which is the window's (letterboxed), whatever
+ * the zoom. false when there is no sensible layer. */
 static bool layer_size(SDL_Renderer *renderer, const bp_world *world, double *scale, int *w,
                        int *h)
 {
@@ -93,34 +95,54 @@ static bool copy_layer(SDL_Renderer *renderer, const bp_render *render, const bp
     return SDL_RenderCopy(renderer, render->layer, NULL, &arena) == 0;
 }
 
+/* The camera to draw through: cam, or the whole arena. */
+static bp_camera camera_of(const bp_camera *cam, const bp_world *world)
+{
+    return cam ? *cam : bp_camera_whole(world->params.width, world->params.height);
+}
+
 bool bp_render_world(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
-                     const double *draw_x, const double *draw_y, const bp_look *look,
-                     const bp_picture_extras *extras)
+                     const bp_camera *cam, const double *draw_x, const double *draw_y,
+                     const bp_look *look, const bp_picture_extras *extras)
 {
     double scale;
     int w, h;
     if (!layer_size(renderer, world, &scale, &w, &h))
         return false;
+    bp_camera camera = camera_of(cam, world);
+    /* Screen point s shows arena point camera.x + s / zoom, and a layer
+     * pixel is 1 / scale screen points: at zoom 1 the --png frame's view. */
+    bp_picture_view view = {{scale * camera.zoom, camera.x, camera.y}, scale};
     SDL_Texture *layer = layer_of(renderer, render, w, h);
     void *pixels;
     int pitch;
     if (!layer || SDL_LockTexture(layer, NULL, &pixels, &pitch) != 0)
         return false;
     bp_pixels out = {pixels, w, h, pitch / 4};
-    bool drawn = bp_picture_draw(render->picture, &out, scale, world, draw_x, draw_y, look,
-                                 extras);
+    bool drawn = bp_picture_draw_part(render->picture, &out, &view, world, draw_x, draw_y, look,
+                                      extras);
     SDL_UnlockTexture(layer);
     render->layer_whole = drawn;
     render->layer_scale = scale;
+    render->layer_camera = camera;
     return copy_layer(renderer, render, world) && drawn;
 }
 
-bool bp_render_again(SDL_Renderer *renderer, bp_render *render, const bp_world *world)
+void bp_render_layer_size(const bp_render *render, int *w, int *h)
+{
+    *w = render->layer ? render->layer_w : 0;
+    *h = render->layer ? render->layer_h : 0;
+}
+
+bool bp_render_again(SDL_Renderer *renderer, bp_render *render, const bp_world *world,
+                     const bp_camera *cam)
 {
     double scale;
     int w, h;
+    bp_camera camera = camera_of(cam, world), *last = &render->layer_camera;
     if (!render->layer || !render->layer_whole || !layer_size(renderer, world, &scale, &w, &h) ||
-        scale != render->layer_scale || w != render->layer_w || h != render->layer_h)
+        scale != render->layer_scale || w != render->layer_w || h != render->layer_h ||
+        camera.zoom != last->zoom || camera.x != last->x || camera.y != last->y)
         return false;
     return copy_layer(renderer, render, world);
 }
