@@ -435,33 +435,33 @@ static bool wall_end_at(bp_input_handler *h, const bp_world *w, double x, double
     return false;
 }
 
-static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                      char *err, size_t err_size)
+static int pointer_down(bp_input_handler *h, bp_session *s, Uint8 button, double x, double y,
+                        Uint32 ms, char *err, size_t err_size)
 {
-    if (b->button == SDL_BUTTON_RIGHT) {
+    if (button == SDL_BUTTON_RIGHT) {
         h->stream_button = true;
         h->stream_clock = 0.0;
-        return spawn_at(h, s, b->x, b->y, err, err_size);
+        return spawn_at(h, s, x, y, err, err_size);
     }
-    if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
+    if (button != SDL_BUTTON_LEFT || bp_input_holding(h))
         return 0;
     bool shift = h->shift_held || (SDL_GetModState() & KMOD_SHIFT);
     if (shift && h->walls_enabled) {
         h->drawing_wall = true;
-        h->wall_x = b->x;
-        h->wall_y = b->y;
+        h->wall_x = x;
+        h->wall_y = y;
         return 0;
     }
-    if (bp_query_point(s->world, b->x, b->y) < 0 && wall_end_at(h, s->world, b->x, b->y))
+    if (bp_query_point(s->world, x, y) < 0 && wall_end_at(h, s->world, x, y))
         return 0;
-    int status = apply(h, s, BP_INPUT_GRAB, b->x, b->y, 0, err, err_size);
+    int status = apply(h, s, BP_INPUT_GRAB, x, y, 0, err, err_size);
     if (status == 0 && s->held >= 0) {
         h->dragging = true;
-        h->led_x = b->x;
-        h->led_y = b->y;
+        h->led_x = x;
+        h->led_y = y;
         h->lead_pending = false;
         bp_throw_reset(&h->tracker);
-        bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
+        bp_throw_add(&h->tracker, seconds(ms), x, y);
     }
     return status;
 }
@@ -473,16 +473,16 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
 /* Half the thickness of a drawn wall, px. */
 #define BP_DRAWN_WALL_RADIUS 3.0
 
-static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                    char *err, size_t err_size)
+static int pointer_up(bp_input_handler *h, bp_session *s, Uint8 button, double x, double y,
+                      Uint32 ms, char *err, size_t err_size)
 {
-    if (b->button != SDL_BUTTON_LEFT)
+    if (button != SDL_BUTTON_LEFT)
         return 0;
     if (h->drawing_wall) {
         h->drawing_wall = false;
-        double dx = b->x - h->wall_x, dy = b->y - h->wall_y;
+        double dx = x - h->wall_x, dy = y - h->wall_y;
         bp_input in = {.kind = BP_INPUT_WALL,
-                       .v = {h->wall_x, h->wall_y, b->x, b->y, BP_DRAWN_WALL_RADIUS}};
+                       .v = {h->wall_x, h->wall_y, x, y, BP_DRAWN_WALL_RADIUS}};
         if (sqrt(dx * dx + dy * dy) < BP_MIN_WALL_LENGTH)
             in = (bp_input){.kind = BP_INPUT_WALL,
                             .v = {h->wall_x, h->wall_y, h->wall_x, h->wall_y, BP_PEG_RADIUS}};
@@ -496,8 +496,8 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         return 0;
     h->dragging = false;
     h->lead_pending = false;
-    bp_throw_add(&h->tracker, seconds(b->timestamp), b->x, b->y);
-    int status = apply(h, s, BP_INPUT_MOVE, b->x, b->y, 0, err, err_size);
+    bp_throw_add(&h->tracker, seconds(ms), x, y);
+    int status = apply(h, s, BP_INPUT_MOVE, x, y, 0, err, err_size);
     if (status)
         return status;
     double vx, vy;
@@ -534,6 +534,70 @@ int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
     return apply(h, s, BP_INPUT_MOVE, h->led_x, h->led_y, 0, err, err_size);
 }
 
+static int pointer_move(bp_input_handler *h, bp_view *view, bp_session *s, double x, double y,
+                        Uint32 ms, char *err, size_t err_size)
+{
+    if (!view->replaying && h->dragging_end) {
+        bp_input in = {.kind = BP_INPUT_WALL_END, .v = {(double)h->end_wall, h->end_which, x, y}};
+        return bp_undo_apply(&h->undo, s, in, true, err, err_size);
+    }
+    if (view->replaying || !h->dragging)
+        return 0;
+    bp_throw_add(&h->tracker, seconds(ms), x, y);
+    if (!s->paused) {
+        h->lead_pending = true; /* bp_input_lead takes it there */
+        return 0;
+    }
+    /* Paused, a move places the ball: nothing to spread. */
+    h->led_x = x;
+    h->led_y = y;
+    h->lead_pending = false;
+    return apply(h, s, BP_INPUT_MOVE, x, y, 0, err, err_size);
+}
+
+int bp_input_pointer(bp_input_handler *h, bp_view *view, bp_session *s, bp_pointer_kind kind,
+                     Uint8 button, double x, double y, Uint32 ms, char *err, size_t err_size)
+{
+    h->cursor_x = x;
+    h->cursor_y = y;
+    switch (kind) {
+    case BP_POINTER_MOVE:
+        return pointer_move(h, view, s, x, y, ms, err, err_size);
+    case BP_POINTER_DOWN: {
+        if (button == SDL_BUTTON_MIDDLE)
+            return inspect_at(h, view, s, x, y, err, err_size);
+        if (view->replaying)
+            return 0;
+        int status = pointer_down(h, s, button, x, y, ms, err, err_size);
+        if (h->dragging)
+            view->hint = false; /* a ball in hand: the hint has done its job */
+        return status;
+    }
+    case BP_POINTER_UP:
+        if (button == SDL_BUTTON_RIGHT)
+            h->stream_button = false;
+        return view->replaying ? 0 : pointer_up(h, s, button, x, y, ms, err, err_size);
+    }
+    return 0;
+}
+
+bool bp_input_holding(const bp_input_handler *h)
+{
+    return h->dragging || h->drawing_wall || h->dragging_end;
+}
+
+int bp_input_drop(bp_input_handler *h, bp_session *s, char *err, size_t err_size)
+{
+    end_wall_drag(h);
+    h->drawing_wall = false;
+    if (!h->dragging)
+        return 0;
+    h->dragging = false;
+    h->lead_pending = false;
+    bp_throw_reset(&h->tracker);
+    return apply(h, s, BP_INPUT_RELEASE, 0, 0, 0, err, err_size);
+}
+
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
                     char *err, size_t err_size)
 {
@@ -558,44 +622,14 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         }
         return 0;
     case SDL_MOUSEMOTION:
-        h->cursor_x = ev->motion.x;
-        h->cursor_y = ev->motion.y;
-        if (!view->replaying && h->dragging_end) {
-            bp_input in = {.kind = BP_INPUT_WALL_END,
-                           .v = {(double)h->end_wall, h->end_which, ev->motion.x, ev->motion.y}};
-            return bp_undo_apply(&h->undo, s, in, true, err, err_size);
-        }
-        if (view->replaying || !h->dragging)
-            return 0;
-        bp_throw_add(&h->tracker, seconds(ev->motion.timestamp), ev->motion.x, ev->motion.y);
-        if (!s->paused) {
-            h->lead_pending = true; /* bp_input_lead takes it there */
-            return 0;
-        }
-        /* Paused, a move places the ball: nothing to spread. */
-        h->led_x = ev->motion.x;
-        h->led_y = ev->motion.y;
-        h->lead_pending = false;
-        return apply(h, s, BP_INPUT_MOVE, ev->motion.x, ev->motion.y, 0, err, err_size);
+        return bp_input_pointer(h, view, s, BP_POINTER_MOVE, 0, ev->motion.x, ev->motion.y,
+                                ev->motion.timestamp, err, err_size);
     case SDL_MOUSEBUTTONDOWN:
-        h->cursor_x = ev->button.x;
-        h->cursor_y = ev->button.y;
-        if (ev->button.button == SDL_BUTTON_MIDDLE)
-            return inspect_at(h, view, s, ev->button.x, ev->button.y, err, err_size);
-        if (view->replaying)
-            return 0;
-        {
-            int status = mouse_down(h, s, &ev->button, err, err_size);
-            if (h->dragging)
-                view->hint = false; /* a ball in hand: the hint has done its job */
-            return status;
-        }
+        return bp_input_pointer(h, view, s, BP_POINTER_DOWN, ev->button.button, ev->button.x,
+                                ev->button.y, ev->button.timestamp, err, err_size);
     case SDL_MOUSEBUTTONUP:
-        h->cursor_x = ev->button.x;
-        h->cursor_y = ev->button.y;
-        if (ev->button.button == SDL_BUTTON_RIGHT)
-            h->stream_button = false;
-        return view->replaying ? 0 : mouse_up(h, s, &ev->button, err, err_size);
+        return bp_input_pointer(h, view, s, BP_POINTER_UP, ev->button.button, ev->button.x,
+                                ev->button.y, ev->button.timestamp, err, err_size);
     default:
         return 0;
     }
