@@ -253,6 +253,26 @@ static void a_tap_opens_the_panel_and_a_finger_drags_its_slider(void)
     rig_free(&r);
 }
 
+static void a_finger_scrolls_a_panel_taller_than_the_window(void)
+{
+    rig r;
+    rig_make(&r);
+    r.view.show_panel = true;
+    r.panel.height = 300; /* a landscape phone's: the panel is 558 units tall */
+    /* The panel's title, off every widget: its top left is (760, 8). */
+    feed(&r, finger_at(SDL_FINGERDOWN, 1, 790, 26, 100));
+    for (int k = 1; k <= 5; k++)
+        feed(&r, finger_at(SDL_FINGERMOTION, 1, 790, 26 + 20 * k, 100 + 20 * (Uint32)k));
+    TAP_OK(r.panel.scroll == 0, "dragged down at the top, the panel stays put");
+    for (int k = 1; k <= 10; k++)
+        feed(&r, finger_at(SDL_FINGERMOTION, 1, 790, 126 - 20 * k, 200 + 20 * (Uint32)k));
+    feed(&r, finger_at(SDL_FINGERUP, 1, 790, -74, 420));
+    TAP_OK(r.panel.scroll == 200, "dragged up 200 px, it scrolls up 200 units with the finger");
+    TAP_OK(r.world->count == 1 && r.session.held < 0 && r.input.undo.past_count == 0,
+           "and the drag sets, grabs and spawns nothing");
+    rig_free(&r);
+}
+
 /* SDL's mouse made of a finger (the hint SDL_HINT_TOUCH_MOUSE_EVENTS on):
  * its button at the finger's point, its which SDL_TOUCH_MOUSEID. */
 static SDL_Event touch_mouse(Uint32 type, int x, int y, Uint32 ms)
@@ -307,6 +327,7 @@ int main(void)
     a_pinch_zooms_about_its_midpoint();
     a_second_finger_lets_go_without_a_throw();
     a_tap_opens_the_panel_and_a_finger_drags_its_slider();
+    a_finger_scrolls_a_panel_taller_than_the_window();
     mouse_copies_of_fingers_do_nothing_twice();
     return tap_done();
 }
