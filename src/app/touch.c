@@ -263,6 +263,14 @@ int bp_touch_event(bp_touch *t, const bp_touch_target *tg, const SDL_Event *ev, 
     const SDL_TouchFingerEvent *f = &ev->tfinger;
     if (f->touchId == SDL_MOUSE_TOUCHID)
         return 0; /* the mouse, handled as the mouse */
+    /* A trackpad's fingers (macOS reports them) are no points on the
+     * window: they move the pointer, which comes as the mouse. SDL knows
+     * devices only with its video on (not in the tests). */
+    SDL_TouchDeviceType device = SDL_WasInit(SDL_INIT_VIDEO) ? SDL_GetTouchDeviceType(f->touchId)
+                                                             : SDL_TOUCH_DEVICE_DIRECT;
+    if (device == SDL_TOUCH_DEVICE_INDIRECT_ABSOLUTE ||
+        device == SDL_TOUCH_DEVICE_INDIRECT_RELATIVE)
+        return 0;
     double x = t->screen.ox + f->x * t->screen.w, y = t->screen.oy + f->y * t->screen.h;
     if (!isfinite(x) || !isfinite(y))
         return 0;
