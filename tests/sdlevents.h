@@ -1,6 +1,6 @@
 /* Synthetic SDL events for the tests that drive the window's input layer
- * (the hand, the panel, the picker) without a window: the fields the
- * handlers read, as SDL fills them. */
+ * (the hand, the fingers, the panel, the picker) without a window: the
+ * fields the handlers read, as SDL fills them. */
 #ifndef BP_TEST_SDLEVENTS_H
 #define BP_TEST_SDLEVENTS_H
 
@@ -41,6 +41,20 @@ static inline SDL_Event mouse_motion(int x, int y, Uint32 ms)
     ev.motion.x = x;
     ev.motion.y = y;
     ev.motion.timestamp = ms;
+    return ev;
+}
+
+/* A finger going down, moving or up (type) at fractions (fx, fy) of the
+ * window, as SDL's touch device 1 reports it. */
+static inline SDL_Event finger(Uint32 type, SDL_FingerID id, double fx, double fy, Uint32 ms)
+{
+    SDL_Event ev = {.type = type};
+    ev.tfinger.touchId = 1;
+    ev.tfinger.fingerId = id;
+    ev.tfinger.x = (float)fx;
+    ev.tfinger.y = (float)fy;
+    ev.tfinger.pressure = 1.0f;
+    ev.tfinger.timestamp = ms;
     return ev;
 }
 

@@ -67,9 +67,9 @@ const browser = await chromium.launch({
          '--no-first-run', '--disable-quic'],
 });
 
-async function open(query, viewport = { width: 1024, height: 768 }, scale = 1) {
+async function open(query, viewport = { width: 1024, height: 768 }, scale = 1, isMobile = false) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: scale,
-                                             hasTouch: true });
+                                             hasTouch: true, isMobile });
   const page = await context.newPage();
   page.logs = [];
   page.on('console', m => page.logs.push(m.text()));
@@ -413,6 +413,120 @@ try {
                                { timeout: 10000 }).catch(() => {});
     ok(await state(page) === 'ended' && /ended/.test(await page.textContent('#note')),
        'Esc ends the program and the page says so', await state(page));
+    await page.context().close();
+  }
+  // 7. A phone (390x844 points at 3x, touch only): the page fits it both
+  //    ways up with nothing to scroll, and fingers play. Touches go in by
+  //    DevTools (Input.dispatchTouchEvent), as a phone's reach the page.
+  {
+    const page = await open('#' + fragment, { width: 390, height: 844 }, 3, true);
+    await page.waitForFunction(() => document.body.dataset.firstFrameMs !== undefined, null,
+                               { timeout: 30000 });
+    const fits = async (w, h) => {
+      // SDL resizes the canvas on the page's resize: wait for it.
+      await page.waitForFunction(([w, h]) => document.getElementById('canvas').width === w * 3 &&
+                                             document.getElementById('canvas').height === h * 3,
+                                 [w, h], { timeout: 10000 }).catch(() => {});
+      return page.evaluate(() => {
+        const c = document.getElementById('canvas'), r = c.getBoundingClientRect();
+        const root = document.scrollingElement;
+        return { w: c.width, h: c.height, left: r.left, top: r.top, cw: r.width, ch: r.height,
+                 vw: innerWidth, vh: innerHeight, sw: root.scrollWidth, sh: root.scrollHeight,
+                 sx: scrollX, sy: scrollY };
+      });
+    };
+    const fitted = (d, w, h) => d.w === w * 3 && d.h === h * 3 && d.left === 0 && d.top === 0 &&
+      d.cw === w && d.ch === h && d.vw === w && d.vh === h && d.sw <= w && d.sh <= h &&
+      d.sx === 0 && d.sy === 0;
+    const portrait = await fits(390, 844);
+    ok(fitted(portrait, 390, 844),
+       'on a 390x844 phone at 3x the canvas fills the screen, 1170x2532 pixels, no page scroll',
+       JSON.stringify(portrait));
+    const cdp = await page.context().newCDPSession(page);
+    let clock = Date.now() / 1000;
+    const touch = (type, points) => {
+      clock += 0.001;
+      return cdp.send('Input.dispatchTouchEvent', { type, timestamp: clock,
+        touchPoints: points.map(([x, y]) => ({ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 })) });
+    };
+    // The 1024x768 arena across 390 points: 0.381 points a px, from 275.8
+    // down. The ball at (300, 500) px is at (114.3, 466.2).
+    const k = 390 / 1024, top = (844 - 768 * k) / 2, at = (x, y) => [x * k, top + y * k];
+    // A long press on empty space, before the ball flies about: one ball
+    // there, however long it is held.
+    const count = async () => balls((await sceneNow(page)) || '').length;
+    const before = await count();
+    await touch('touchStart', [at(800, 150)]);
+    let during = before;
+    for (const deadline = Date.now() + 5000; during === before && Date.now() < deadline;) {
+      await page.waitForTimeout(100);
+      during = await count();
+    }
+    await page.waitForTimeout(700);
+    await touch('touchEnd', []);
+    await page.waitForTimeout(300);
+    const after = await count();
+    ok(during === before + 1 && after === before + 1,
+       `a long press adds exactly one ball (${before} -> ${during}, held 0.7 s more: ${after})`);
+
+    // The flick of the mouse's check (5), by a finger: from the ball's
+    // centre 160 px right and 80 up in 8 moves, 15 ms apart.
+    // DevTools acknowledges each touch once the page has drawn a frame
+    // after it (100-200 ms each in headless Chromium): awaited one by one,
+    // the flick would be a slow drag, let go at rest. So they go at the
+    // flick's pace, and their acknowledgements are awaited at the end.
+    const sent = [touch('touchStart', [at(300, 500)])];
+    for (let n = 1; n <= 8; n++) {
+      await new Promise(resolve => setTimeout(resolve, 15));
+      sent.push(touch('touchMove', [at(300 + 20 * n, 500 - 10 * n)]));
+    }
+    sent.push(touch('touchEnd', []));
+    await Promise.all(sent);
+    // The thrown ball (r 40; the long press's is another) once it flies.
+    let b;
+    for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+      await page.waitForTimeout(50);
+      b = balls((await sceneNow(page)) || '').find(ball => ball.r === 40);
+      if (!b || Math.hypot(b.vx, b.vy) > 1)
+        break;
+    }
+    ok(alongDrag(b),
+       'a one-finger flick (DevTools touches) throws the ball up and to the right, along it',
+       JSON.stringify(b));
+    if (b)
+      note(`phone flick: vx ${b.vx.toFixed(0)}, vy ${b.vy.toFixed(0)} px/s`);
+
+    // Turned: 844x390, the arena letterboxed between bars 162 points wide.
+    await page.setViewportSize({ width: 844, height: 390 });
+    const landscape = await fits(844, 390);
+    ok(fitted(landscape, 844, 390),
+       'turned to 844x390 the canvas fills the screen again, 2532x1170 pixels, no page scroll',
+       JSON.stringify(landscape));
+    // The panel at 4 pixels a unit (panel.c: 4/3 of a point at 3x), so
+    // 633x292 units. Its tab (78x22 units) at the right edge, halfway down:
+    // in the right-hand bar, off the arena. Open, the panel (256 units
+    // wide, taller than the screen) stands at (369, 8); its gravity track
+    // runs 232 units from x 387 at y 86.
+    const unit = 4 / 3;
+    await touch('touchStart', [[844 - 20, 146 * unit]]);
+    await touch('touchEnd', []);
+    await page.waitForTimeout(300);
+    const gravity = async () => Number(/gravity=(\S+)/.exec((await sceneNow(page)) || '')?.[1]);
+    const g0 = await gravity();
+    await touch('touchStart', [[(387 + 20) * unit, 86 * unit]]);
+    for (let n = 1; n <= 10; n++) {
+      await page.waitForTimeout(20);
+      await touch('touchMove', [[(387 + 20 + 24 * n) * unit, 86 * unit]]);
+    }
+    await touch('touchEnd', []);
+    let g1 = g0;
+    for (const deadline = Date.now() + 5000; g1 === g0 && Date.now() < deadline;) {
+      await page.waitForTimeout(100);
+      g1 = await gravity();
+    }
+    ok(g0 === 0 && g1 === 3000,
+       `a tap on the panel's tab in the bar, then a finger along the gravity slider: ` +
+       `gravity ${g0} -> ${g1} px/s^2`);
     await page.context().close();
   }
 } catch (e) {

@@ -29,6 +29,7 @@
 #include "scene.h"
 #include "setup.h"
 #include "steptime.h"
+#include "touch.h"
 #include "trails.h"
 
 /* A slow frame may catch up this many steps at most, then the simulation
@@ -87,6 +88,7 @@ typedef struct bp_app {
     bp_view view;
     bp_panel panel; /* the parameter panel (P) */
     bp_picker picker; /* the scene picker over the Ctrl+O prompt */
+    bp_touch touch;   /* fingers' gestures (touch.h) */
     const bp_options *opts;
     /* Positions after the step before last, by id, for interpolation. */
     double *prev_x, *prev_y;
@@ -682,6 +684,49 @@ static frame_result failed(bp_app *app)
     return FRAME_END;
 }
 
+/* The picker, then the panel: what lies over the arena takes a mouse's
+ * event (or a finger's, as touch.h hands it on) before the arena does. */
+static int over_arena(void *ctx, const SDL_Event *ev, bool *used, char *err, size_t err_size)
+{
+    bp_app *app = ctx;
+    bp_picker_event(&app->picker, &app->panel, &app->view, ev, used);
+    if (*used)
+        return 0;
+    return bp_panel_event(&app->panel, &app->input, &app->view, &app->session, ev, used, err,
+                          err_size);
+}
+
+/* Every event queued, in turn: fingers first (they reach the panel
+ * themselves), then what is over the arena (a click on it must not reach
+ * the arena behind), then the arena. Then a finger's long press, if due.
+ * *events: there were some. false on failure (app->err). */
+static bool take_events(bp_app *app, bool *events)
+{
+    char *err = app->err;
+    size_t err_size = sizeof app->err;
+    bp_session *s = &app->session;
+    bp_panel_map(&app->panel, app->renderer);
+    bp_touch_map(&app->touch, app->renderer);
+    bp_touch_target fingers = {.ui = over_arena, .ui_ctx = app, .h = &app->input,
+                               .view = &app->view, .s = s};
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) {
+        *events = true;
+        bool used = false;
+        if (bp_touch_event(&app->touch, &fingers, &ev, &used, err, err_size) != 0 ||
+            (!used && over_arena(app, &ev, &used, err, err_size) != 0) ||
+            (!used && bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0))
+            return false;
+        /* Opened (Ctrl+O, the panel's button): the scenes as they are now. */
+        if (app->view.prompting && !app->picker.open) {
+            bp_picker_forget(&app->picker);
+            bp_picker_list(&app->picker, ".");
+        }
+        app->picker.open = app->view.prompting;
+    }
+    return bp_touch_tick(&app->touch, &fingers, SDL_GetTicks(), err, err_size) == 0;
+}
+
 /* One frame: the events, the steps due, and the drawing if anything
  * changed. The desktop runs frames in a loop; the browser calls one per
  * screen refresh. */
@@ -692,25 +737,9 @@ static frame_result frame(bp_app *app)
     size_t err_size = sizeof app->err;
     if (app->view.quit || steps_done(app))
         return FRAME_END;
-    SDL_Event ev;
     bool events = false;
-    bp_panel_map(&app->panel, app->renderer);
-    while (SDL_PollEvent(&ev)) {
-        events = true;
-        /* The panel first: a click on it must not reach the arena behind. */
-        bool used = false;
-        bp_picker_event(&app->picker, &app->panel, &app->view, &ev, &used);
-        if ((!used && bp_panel_event(&app->panel, &app->input, &app->view, s, &ev, &used, err,
-                                     err_size) != 0) ||
-            (!used && bp_input_handle(&app->input, &app->view, s, &ev, err, err_size) != 0))
-            return failed(app);
-        /* Opened (Ctrl+O, the panel's button): the scenes as they are now. */
-        if (app->view.prompting && !app->picker.open) {
-            bp_picker_forget(&app->picker);
-            bp_picker_list(&app->picker, ".");
-        }
-        app->picker.open = app->view.prompting;
-    }
+    if (!take_events(app, &events))
+        return failed(app);
     if (app->view.save_scene) {
         app->view.save_scene = false;
         save_scene(app);
@@ -860,6 +889,8 @@ static const char *display_missing(bool initialised)
 static bool open_window(bp_app *app)
 {
     const char *none = display_missing(false);
+    /* Fingers are handled as fingers (touch.h): no mouse made of them. */
+    SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0");
     if (!none && SDL_Init(SDL_INIT_VIDEO) != 0)
         return false;
     if (none || (none = display_missing(true))) {
@@ -879,6 +910,10 @@ static bool open_window(bp_app *app)
         SDL_CreateWindow("ballpit", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
     if (!app->window)
         return false;
+    /* Before the renderer, whose watch would pin fingers in the letterbox
+     * bars to the arena's edge. Without it fingers still work, less well
+     * there. */
+    bp_touch_keep_fractions();
 #ifdef __EMSCRIPTEN__
     /* The browser calls a frame per refresh of the page. */
     app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_PRESENTVSYNC);
@@ -951,6 +986,7 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
         app->session.writer = &app->writer;
     bp_input_init(&app->input, &app->view, opts, world);
     bp_panel_init(&app->panel, app->width, app->height);
+    bp_touch_init(&app->touch, app->width, app->height);
     app->view.echo = true;
     if (!snapshot(app)) {
         fprintf(stderr, "ballpit: out of memory\n");

@@ -328,6 +328,8 @@ static const char *const help_lines[] = {
     "Shift+drag      draw a wall (Shift+click: a peg)",
     "drag wall end   move that end",
     "S, right click  spawn a ball at the cursor",
+    "fingers         1: as the left button; held",
+    "                still: a ball; 2: pinch zoom",
     "X, Delete       delete the ball (or wall) there",
     "Space           pause / resume",
     ". or N          single step while paused",

@@ -445,16 +445,16 @@ static bool wall_end_at(bp_input_handler *h, const bp_world *w, double x, double
     return false;
 }
 
-/* The button b went down at the arena point (x, y). */
-static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                      double x, double y, char *err, size_t err_size)
+/* The button went down at the arena point (x, y), ms SDL ticks. */
+static int pointer_down(bp_input_handler *h, bp_session *s, Uint8 button, double x, double y,
+                        Uint32 ms, char *err, size_t err_size)
 {
-    if (b->button == SDL_BUTTON_RIGHT) {
+    if (button == SDL_BUTTON_RIGHT) {
         h->stream_button = true;
         h->stream_clock = 0.0;
         return spawn_at(h, s, x, y, err, err_size);
     }
-    if (b->button != SDL_BUTTON_LEFT || h->dragging || h->drawing_wall || h->dragging_end)
+    if (button != SDL_BUTTON_LEFT || bp_input_holding(h))
         return 0;
     bool shift = h->shift_held || (SDL_GetModState() & KMOD_SHIFT);
     if (shift && h->walls_enabled) {
@@ -472,7 +472,7 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
         h->led_y = y;
         h->lead_pending = false;
         bp_throw_reset(&h->tracker);
-        bp_throw_add(&h->tracker, seconds(b->timestamp), x, y);
+        bp_throw_add(&h->tracker, seconds(ms), x, y);
     }
     return status;
 }
@@ -484,11 +484,11 @@ static int mouse_down(bp_input_handler *h, bp_session *s, const SDL_MouseButtonE
 /* Half the thickness of a drawn wall, px. */
 #define BP_DRAWN_WALL_RADIUS 3.0
 
-/* The button b came up at the arena point (x, y). */
-static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEvent *b,
-                    double x, double y, char *err, size_t err_size)
+/* The button came up at the arena point (x, y), ms SDL ticks. */
+static int pointer_up(bp_input_handler *h, bp_session *s, Uint8 button, double x, double y,
+                      Uint32 ms, char *err, size_t err_size)
 {
-    if (b->button != SDL_BUTTON_LEFT)
+    if (button != SDL_BUTTON_LEFT)
         return 0;
     if (h->drawing_wall) {
         h->drawing_wall = false;
@@ -508,7 +508,7 @@ static int mouse_up(bp_input_handler *h, bp_session *s, const SDL_MouseButtonEve
         return 0;
     h->dragging = false;
     h->lead_pending = false;
-    bp_throw_add(&h->tracker, seconds(b->timestamp), x, y);
+    bp_throw_add(&h->tracker, seconds(ms), x, y);
     int status = apply(h, s, BP_INPUT_MOVE, x, y, 0, err, err_size);
     if (status)
         return status;
@@ -588,6 +588,49 @@ static int follow_camera(bp_input_handler *h, bp_view *view, bp_session *s, Uint
     return cursor_to(h, view, s, x, y, seconds(ms), false, err, err_size);
 }
 
+int bp_input_pointer(bp_input_handler *h, bp_view *view, bp_session *s, bp_pointer_kind kind,
+                     Uint8 button, double x, double y, Uint32 ms, char *err, size_t err_size)
+{
+    switch (kind) {
+    case BP_POINTER_MOVE:
+        return cursor_to(h, view, s, x, y, seconds(ms), true, err, err_size);
+    case BP_POINTER_DOWN: {
+        h->cursor_x = x;
+        h->cursor_y = y;
+        if (view->replaying)
+            return 0;
+        int status = pointer_down(h, s, button, x, y, ms, err, err_size);
+        if (h->dragging)
+            view->hint = false; /* a ball in hand: the hint has done its job */
+        return status;
+    }
+    case BP_POINTER_UP:
+        h->cursor_x = x;
+        h->cursor_y = y;
+        if (button == SDL_BUTTON_RIGHT)
+            h->stream_button = false;
+        return view->replaying ? 0 : pointer_up(h, s, button, x, y, ms, err, err_size);
+    }
+    return 0;
+}
+
+bool bp_input_holding(const bp_input_handler *h)
+{
+    return h->dragging || h->drawing_wall || h->dragging_end;
+}
+
+int bp_input_drop(bp_input_handler *h, bp_session *s, char *err, size_t err_size)
+{
+    end_wall_drag(h);
+    h->drawing_wall = false;
+    if (!h->dragging)
+        return 0;
+    h->dragging = false;
+    h->lead_pending = false;
+    bp_throw_reset(&h->tracker);
+    return apply(h, s, BP_INPUT_RELEASE, 0, 0, 0, err, err_size);
+}
+
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,
                     char *err, size_t err_size)
 {
@@ -632,24 +675,14 @@ int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL
         }
         return 0;
     case SDL_MOUSEMOTION:
-        return cursor_to(h, view, s, ax, ay, seconds(ev->motion.timestamp), true, err, err_size);
+        return bp_input_pointer(h, view, s, BP_POINTER_MOVE, 0, ax, ay, ev->motion.timestamp, err,
+                                err_size);
     case SDL_MOUSEBUTTONDOWN:
-        h->cursor_x = ax;
-        h->cursor_y = ay;
-        if (view->replaying)
-            return 0;
-        {
-            int status = mouse_down(h, s, &ev->button, ax, ay, err, err_size);
-            if (h->dragging)
-                view->hint = false; /* a ball in hand: the hint has done its job */
-            return status;
-        }
+        return bp_input_pointer(h, view, s, BP_POINTER_DOWN, ev->button.button, ax, ay,
+                                ev->button.timestamp, err, err_size);
     case SDL_MOUSEBUTTONUP:
-        h->cursor_x = ax;
-        h->cursor_y = ay;
-        if (ev->button.button == SDL_BUTTON_RIGHT)
-            h->stream_button = false;
-        return view->replaying ? 0 : mouse_up(h, s, &ev->button, ax, ay, err, err_size);
+        return bp_input_pointer(h, view, s, BP_POINTER_UP, ev->button.button, ax, ay,
+                                ev->button.timestamp, err, err_size);
     default:
         return 0;
     }

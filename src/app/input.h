@@ -130,6 +130,26 @@ int bp_input_lead(bp_input_handler *h, bp_session *s, int steps_left, char *err,
  * Returns as bp_input_handle. */
 int bp_input_stream(bp_input_handler *h, bp_session *s, double dt, char *err, size_t err_size);
 
+/* What a pointer (the mouse, or a finger standing in for its left button)
+ * did. */
+typedef enum bp_pointer_kind { BP_POINTER_DOWN, BP_POINTER_MOVE, BP_POINTER_UP } bp_pointer_kind;
+
+/* What the mouse's events do, for a pointer at arena point (x, y) px at
+ * time ms (SDL ticks); button: SDL_BUTTON_LEFT, _MIDDLE or _RIGHT (not
+ * read for a move). bp_input_handle's mouse events come here, and so do
+ * fingers (touch.h). Returns as bp_input_handle. */
+int bp_input_pointer(bp_input_handler *h, bp_view *view, bp_session *s, bp_pointer_kind kind,
+                     Uint8 button, double x, double y, Uint32 ms, char *err, size_t err_size);
+
+/* Whether the left button holds something: a ball, a wall's end, a wall
+ * being drawn. */
+bool bp_input_holding(const bp_input_handler *h);
+
+/* Lets go of what the left button holds without a throw: a ball at rest
+ * where it is, a wall's end where it is, a wall being drawn not drawn.
+ * Returns as bp_input_handle. */
+int bp_input_drop(bp_input_handler *h, bp_session *s, char *err, size_t err_size);
+
 /* Handles one event. Returns 0, or 1 with a message when applying an input
  * failed (a runtime failure: the window should close). */
 int bp_input_handle(bp_input_handler *h, bp_view *view, bp_session *s, const SDL_Event *ev,

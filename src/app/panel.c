@@ -459,11 +459,28 @@ void bp_panel_init(bp_panel *p, int width, int height)
     *p = (bp_panel){.k = 1.0, .width = width, .height = height, .scale = 1};
 }
 
-/* The HUD's text scale (hud.c): whole steps, from 640x480 up. */
-static int ui_scale(int out_w, int out_h)
+/* Output pixels per panel unit: the HUD's text scale (hud.c), whole
+ * steps from 640x480 up; and at least 4/3 of a window point, in whole
+ * pixels. A phone has few points and many pixels to each: 256 units of
+ * output pixels were a third of an inch across at 3x. At 4/3 a button is
+ * 27 points tall, for a fingertip, and the panel still fits across a
+ * phone 360 points wide. win_w: the window's width in points. */
+static int ui_scale(int out_w, int out_h, int win_w)
 {
     int scale = SDL_min(out_w / 640, out_h / 480);
+    if (win_w > 0)
+        scale = SDL_max(scale, (int)(4.0 * out_w / (3.0 * win_w)));
     return scale > 1 ? scale : 1;
+}
+
+/* The window's width in points of the renderer's window, 0 if none. */
+static int window_width(SDL_Renderer *renderer)
+{
+    int w = 0, h = 0;
+    SDL_Window *window = SDL_RenderGetWindow(renderer);
+    if (window)
+        SDL_GetWindowSize(window, &w, &h);
+    return w;
 }
 
 void bp_panel_map(bp_panel *p, SDL_Renderer *renderer)
@@ -475,7 +492,7 @@ void bp_panel_map(bp_panel *p, SDL_Renderer *renderer)
     SDL_GetWindowSize(window, &win_w, &win_h);
     if (win_w <= 0)
         return;
-    p->scale = ui_scale(out_w, out_h);
+    p->scale = ui_scale(out_w, out_h, win_w);
     p->width = out_w / p->scale;
     p->height = out_h / p->scale;
     /* Two points of the arena through the logical size to the window, then
@@ -501,6 +518,13 @@ bool bp_panel_covers(const bp_panel *p, const bp_view *view, double x, double y)
         h = TAB_H;
     }
     return ux >= cx && ux < cx + w && uy >= cy && uy < cy + h;
+}
+
+/* Scrolls the panel up by units (down if negative), as far as it goes. */
+static void scroll_by(bp_panel *p, int units)
+{
+    p->scroll += units;
+    p->scroll = p->scroll < 0 ? 0 : (p->scroll > scroll_most(p) ? scroll_most(p) : p->scroll);
 }
 
 /* The slider let go: the drag's sets were one edit, and the next is new. */
@@ -532,9 +556,18 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
         if (ev->button.button != SDL_BUTTON_LEFT)
             return 0;
         p->captured = true;
+        p->grip_y = p->my;
         return run(p, UI_PRESS, h, view, s, err, err_size);
     case SDL_MOUSEMOTION:
         locate(p, ev->motion.x, ev->motion.y);
+        if (p->captured && !p->active && view->show_panel) {
+            /* Held off the sliders: the panel moves with the hand (a
+             * finger has no wheel). */
+            *used = true;
+            scroll_by(p, (int)lround(p->grip_y - p->my));
+            p->grip_y = p->my;
+            return 0;
+        }
         if (!p->active)
             return 0; /* the arena follows the cursor too */
         *used = true;
@@ -556,8 +589,7 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
             p->my >= y + PANEL_H)
             return 0;
         *used = true;
-        p->scroll -= ev->wheel.y * BP_PANEL_WHEEL_STEP;
-        p->scroll = p->scroll < 0 ? 0 : (p->scroll > scroll_most(p) ? scroll_most(p) : p->scroll);
+        scroll_by(p, -ev->wheel.y * BP_PANEL_WHEEL_STEP);
         return 0;
     }
     default:
@@ -584,7 +616,7 @@ void bp_panel_draw(bp_panel *p, SDL_Renderer *renderer, bp_text *glyphs, bp_inpu
     int out_w = 0, out_h = 0;
     if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
         return;
-    p->scale = ui_scale(out_w, out_h);
+    p->scale = ui_scale(out_w, out_h, window_width(renderer));
     p->width = out_w / p->scale;
     p->height = out_h / p->scale;
     SDL_RenderSetScale(renderer, (float)p->scale, (float)p->scale);
