@@ -195,6 +195,7 @@ build_sdl2_gfx() {
 # The cross file names the cache by its absolute path, so it is written
 # here rather than kept in the repository.
 write_cross_file() {
+    mkdir -p "$BUILD" # a cache elsewhere (BALLPIT_WEB_DEPS) made no build folder yet
     cat >"$BUILD/emscripten.ini.tmp" <<CROSS
 # Written by web/build.sh.
 [binaries]

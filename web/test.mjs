@@ -447,7 +447,8 @@ try {
     const touch = (type, points) => {
       clock += 0.001;
       return cdp.send('Input.dispatchTouchEvent', { type, timestamp: clock,
-        touchPoints: points.map(([x, y]) => ({ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 })) });
+        touchPoints: points.map(([x, y], i) => ({ x, y, id: i + 1, radiusX: 4, radiusY: 4,
+                                                   force: 1 })) });
     };
     // The 1024x768 arena across 390 points: 0.381 points a px, from 275.8
     // down. The ball at (300, 500) px is at (114.3, 466.2).
@@ -495,6 +496,36 @@ try {
        JSON.stringify(b));
     if (b)
       note(`phone flick: vx ${b.vx.toFixed(0)}, vy ${b.vy.toFixed(0)} px/s`);
+
+    // A pinch: two fingers 100 px apart about (500, 300) spread to 200 px,
+    // so the camera magnifies 2x about that point (camera.h): the window's
+    // point (700, 100) then shows the arena's (250 + 700/2, 150 + 100/2) =
+    // (600, 200), and a long press there makes its ball there, not at
+    // (700, 100). Gravity is 0 here: the ball stays where it is made.
+    const near = (list, x, y) => list.some(ball => Math.hypot(ball.x - x, ball.y - y) < 10);
+    await touch('touchStart', [at(450, 300), at(550, 300)]);
+    for (let n = 1; n <= 5; n++) {
+      await page.waitForTimeout(20);
+      await touch('touchMove', [at(450 - 10 * n, 300), at(550 + 10 * n, 300)]);
+    }
+    await touch('touchEnd', []);
+    await page.waitForTimeout(200);
+    const pinchBefore = balls((await sceneNow(page)) || '');
+    await touch('touchStart', [at(700, 100)]);
+    let pinchAfter = pinchBefore;
+    for (const deadline = Date.now() + 5000;
+         pinchAfter.length === pinchBefore.length && Date.now() < deadline;) {
+      await page.waitForTimeout(100);
+      pinchAfter = balls((await sceneNow(page)) || '');
+    }
+    await touch('touchEnd', []);
+    // The new ball: at rest (the thrown one flies on), where none was.
+    const made = pinchAfter.filter(ball => Math.hypot(ball.vx, ball.vy) < 1 &&
+                                           !near(pinchBefore, ball.x, ball.y));
+    ok(made.length === 1 && near(made, 600, 200) && !near(made, 700, 100),
+       'a pinch spreading two fingers to twice their distance zooms 2x about their midpoint: ' +
+       'a long press at (700, 100) on screen makes its ball at (600, 200) in the arena',
+       JSON.stringify(made));
 
     // Turned: 844x390, the arena letterboxed between bars 162 points wide.
     await page.setViewportSize({ width: 844, height: 390 });
