@@ -1,7 +1,7 @@
 /* The window's text over the scene (src/app/hud.c), drawn by SDL's software
  * renderer into memory: the short HUD first, Tab to the full one and off,
  * the hint until the first grab, the HUD kept off the balls, and a long
- * note wrapped inside the window. */
+ * note, the short HUD and the hint wrapped inside a narrow window. */
 #include <SDL2/SDL.h>
 #include <string.h>
 
@@ -184,9 +184,36 @@ static void message_checks(void)
     bp_world_destroy(w);
 }
 
+/* A window as narrow as a phone's screen (300 px, text at scale 1: 32
+ * glyphs a line): the short HUD's line and the hint are 45 and 40 glyphs
+ * long; they break into lines that stay inside it. */
+static void narrow_checks(void)
+{
+    bp_params p = bp_params_default();
+    p.width = 300;
+    p.height = 400;
+    bp_world *w = bp_world_new(&p);
+    bp_options opts = bp_options_default();
+    bp_session s;
+    bp_session_init(&s, w, &opts);
+    bp_input_handler h;
+    bp_view v;
+    bp_input_init(&h, &v, &opts, w);
+    bp_hud_stats st = {.fps = 60.0};
+    canvas c = canvas_make(300, 400);
+    draw_text(&c, &s, &v, &st);
+    int on_balls;
+    TAP_OK(v.show_hud && v.hint && footprint(&c, w, &on_balls) > 0 && !column_lit(&c, 0) &&
+               !column_lit(&c, 299),
+           "in a 300 px window the short HUD and the hint break into lines inside it");
+    canvas_free(c);
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     ramp_checks();
     message_checks();
+    narrow_checks();
     return tap_done();
 }

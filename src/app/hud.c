@@ -248,7 +248,7 @@ static void flush_in_corner(text_box *b, const bp_world *world, const bp_camera 
 /* The short HUD, the window's first: one line of what a glance needs
  * (state, frame rate, balls) and the keys that lead on, then the hint. */
 static void short_hud(text_box *b, const bp_session *s, const bp_view *view,
-                      const bp_hud_stats *st)
+                      const bp_hud_stats *st, int cols)
 {
     char rate[32] = "-- fps"; /* the first half second: not measured yet */
     if (st->idle)
@@ -261,8 +261,16 @@ static void short_hud(text_box *b, const bp_session *s, const bp_view *view,
     char zoom[24] = ""; /* zoomed in: how far (0 shows the whole arena) */
     if (!bp_camera_is_whole(&view->camera))
         snprintf(zoom, sizeof zoom, "  x%.1f", view->camera.zoom);
-    line(b, 220, 220, 220, "%s%s  %zu balls%s  H: help  P: panel  Tab: more", state, rate,
-         s->world->count, zoom);
+    char figures[96];
+    snprintf(figures, sizeof figures, "%s%s  %zu balls%s", state, rate, s->world->count, zoom);
+    const char *keys = "H: help  P: panel  Tab: more";
+    /* A narrow window (a phone) takes the keys on a line of their own. */
+    if (strlen(figures) + 2 + strlen(keys) <= (size_t)cols) {
+        line(b, 220, 220, 220, "%s  %s", figures, keys);
+    } else {
+        line(b, 220, 220, 220, "%s", figures);
+        line(b, 220, 220, 220, "%s", keys);
+    }
 }
 
 /* Below this width (output px at text scale 1) the full HUD keeps to the
@@ -381,7 +389,7 @@ static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int he
 /* A note as lines of at most cols glyphs, broken at spaces (a word longer
  * than a line, such as a path, where it must): an error naming a long
  * path ran off both sides of the window. */
-static void wrapped(text_box *b, const char *msg, int cols)
+static void wrapped(text_box *b, SDL_Color colour, const char *msg, int cols)
 {
     cols = SDL_max(8, SDL_min(cols, (int)sizeof b->lines[0] - 1));
     size_t n = strlen(msg);
@@ -394,7 +402,7 @@ static void wrapped(text_box *b, const char *msg, int cols)
             if (cut == 0)
                 cut = (size_t)cols;
         }
-        line(b, 255, 240, 200, "%.*s", (int)cut, msg);
+        line(b, colour.r, colour.g, colour.b, "%.*s", (int)cut, msg);
         while (cut < n && msg[cut] == ' ')
             cut++;
         msg += cut;
@@ -402,12 +410,19 @@ static void wrapped(text_box *b, const char *msg, int cols)
     }
 }
 
+/* Glyphs a line of text may hold across a window width px wide (scaled),
+ * less the HUD's margins. */
+static int text_columns(int width)
+{
+    return (width - 2 * (BP_HUD_EDGE + 6)) / BP_GLYPH;
+}
+
 /* The note, centred near the bottom, wrapped to the window's width. */
 static void draw_message(SDL_Renderer *renderer, bp_text *glyphs, const char *msg, int width,
                          int height)
 {
     text_box b = {.renderer = renderer, .text = glyphs};
-    wrapped(&b, msg, (width - 2 * (BP_HUD_EDGE + 6)) / BP_GLYPH);
+    wrapped(&b, (SDL_Color){255, 240, 200, 255}, msg, text_columns(width));
     int w, h;
     box_size(&b, &w, &h);
     b.x = (width - w) / 2 + 6;
@@ -423,21 +438,18 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
     int out_w = 0, out_h = 0;
     if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
         return;
-    /* The 8 px font is legible up to ~600 px of height; beyond that (large
-     * or high-DPI windows) it grows by whole steps and stays crisp. */
-    int scale = SDL_min(out_w / 640, out_h / 480);
-    scale = scale > 1 ? scale : 1;
+    int scale = bp_text_scale_of(renderer);
     SDL_RenderSetScale(renderer, (float)scale, (float)scale);
     if (view->show_hud) {
         text_box b = {.renderer = renderer, .text = glyphs};
         if (!view->hud_full)
-            short_hud(&b, s, view, stats);
+            short_hud(&b, s, view, stats, text_columns(out_w / scale));
         else if (out_w / scale < BP_HUD_COMPACT_BELOW)
             compact_hud(&b, s, view, stats);
         else
             full_hud(&b, s, view, stats);
         if (view->hint && !view->show_help)
-            line(&b, 255, 220, 120, "%s", BP_HINT);
+            wrapped(&b, (SDL_Color){255, 220, 120, 255}, BP_HINT, text_columns(out_w / scale));
         flush_in_corner(&b, s->world, &view->camera, out_w, out_h, scale, &stats->corner);
         bp_text_flush(glyphs, renderer); /* before the help's panel covers it */
     }

@@ -459,30 +459,6 @@ void bp_panel_init(bp_panel *p, int width, int height)
     *p = (bp_panel){.k = 1.0, .width = width, .height = height, .scale = 1};
 }
 
-/* Output pixels per panel unit: the HUD's text scale (hud.c), whole
- * steps from 640x480 up; and at least 4/3 of a window point, in whole
- * pixels. A phone has few points and many pixels to each: 256 units of
- * output pixels were a third of an inch across at 3x. At 4/3 a button is
- * 27 points tall, for a fingertip, and the panel still fits across a
- * phone 360 points wide. win_w: the window's width in points. */
-static int ui_scale(int out_w, int out_h, int win_w)
-{
-    int scale = SDL_min(out_w / 640, out_h / 480);
-    if (win_w > 0)
-        scale = SDL_max(scale, (int)(4.0 * out_w / (3.0 * win_w)));
-    return scale > 1 ? scale : 1;
-}
-
-/* The window's width in points of the renderer's window, 0 if none. */
-static int window_width(SDL_Renderer *renderer)
-{
-    int w = 0, h = 0;
-    SDL_Window *window = SDL_RenderGetWindow(renderer);
-    if (window)
-        SDL_GetWindowSize(window, &w, &h);
-    return w;
-}
-
 void bp_panel_map(bp_panel *p, SDL_Renderer *renderer)
 {
     int out_w = 0, out_h = 0, win_w = 0, win_h = 0;
@@ -492,7 +468,7 @@ void bp_panel_map(bp_panel *p, SDL_Renderer *renderer)
     SDL_GetWindowSize(window, &win_w, &win_h);
     if (win_w <= 0)
         return;
-    p->scale = ui_scale(out_w, out_h, win_w);
+    p->scale = bp_text_scale(out_w, out_h, win_w);
     p->width = out_w / p->scale;
     p->height = out_h / p->scale;
     /* Two points of the arena through the logical size to the window, then
@@ -616,7 +592,7 @@ void bp_panel_draw(bp_panel *p, SDL_Renderer *renderer, bp_text *glyphs, bp_inpu
     int out_w = 0, out_h = 0;
     if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
         return;
-    p->scale = ui_scale(out_w, out_h, window_width(renderer));
+    p->scale = bp_text_scale_of(renderer);
     p->width = out_w / p->scale;
     p->height = out_h / p->scale;
     SDL_RenderSetScale(renderer, (float)p->scale, (float)p->scale);

@@ -106,3 +106,22 @@ void bp_text_flush(bp_text *text, SDL_Renderer *renderer)
                        text->indices, (int)(6 * text->glyphs));
     text->glyphs = 0;
 }
+
+int bp_text_scale(int out_w, int out_h, int win_w)
+{
+    int scale = SDL_min(out_w / 640, out_h / 480);
+    if (win_w > 0)
+        scale = SDL_max(scale, (int)(4.0 * out_w / (3.0 * win_w)));
+    return scale > 1 ? scale : 1;
+}
+
+int bp_text_scale_of(SDL_Renderer *renderer)
+{
+    int out_w = 0, out_h = 0, win_w = 0, win_h = 0;
+    if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0)
+        return 1;
+    SDL_Window *window = SDL_RenderGetWindow(renderer);
+    if (window)
+        SDL_GetWindowSize(window, &win_w, &win_h);
+    return bp_text_scale(out_w, out_h, win_w);
+}
