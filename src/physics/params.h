@@ -21,7 +21,7 @@ typedef struct bp_params {
                            that params compare whole with memcmp) */
 } bp_params;
 
-/* The contact solvers, BP_SOLVER_PASSES (solver.h) and BP_SOLVER_SOFT
+/* The contact solvers, BP_SOLVER_PASSES (passes.h) and BP_SOLVER_SOFT
  * (soft.h), are the public header's: an embedder chooses one too. */
 
 /* The solver named name ("passes" or "soft"), or -1. */
