@@ -66,7 +66,7 @@ typedef struct bp_world {
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
     bp_sweep *sweep;     /* the fast-ball sweep's per-ball state and grid (sweep.h) */
     bp_scratch *scratch; /* memory that lives within one step (scratch.h) */
-    bp_soft *soft;       /* the soft solver's contacts and islands (soft.h), made on first use */
+    bp_soft *soft;       /* the soft solver's contacts and islands (solver/solver.h), made on first use */
     const volatile int *stop; /* non-NULL: the step returns early, unfinished, once *stop != 0 */
 } bp_world;
 

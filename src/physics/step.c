@@ -17,9 +17,9 @@
 
 #include "arena.h"
 #include "detmath.h"
-#include "soft.h"
-#include "scratch.h"
 #include "passes.h"
+#include "scratch.h"
+#include "solver/solver.h"
 #include "sweep.h"
 #include "tolerances.h"
 #include "validate.h"

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "scratch.h"
-#include "soft.h"
 #include "passes.h"
+#include "scratch.h"
+#include "solver/solver.h"
 #include "sweep.h"
 #include "walls.h"
 
