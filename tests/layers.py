@@ -22,19 +22,35 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 
 
 def read_tree(source):
-    """{module: (layer, set of (kind, name) included)}"""
-    modules = {}
+    """{module: (layer, set of (kind, name, path from source or None) included)}
+
+    A module is named by its path in its layer without the extension
+    (src/physics/solver/bodies.c: solver/bodies). A quoted include is
+    looked for beside the file first, then under each layer and include/,
+    as the compiler does with the build's include directories."""
+    files, modules = [], {}
     for layer in LAYERS + ["include/ballpit"]:
-        for name in sorted(os.listdir(os.path.join(source, layer))):
-            if not name.endswith((".c", ".h")):
-                continue
-            module = os.path.splitext(name)[0]
-            with open(os.path.join(source, layer, name)) as f:
-                incs = set(INCLUDE.findall(f.read()))
-            old = modules.get(module, (layer, set()))
-            if old[0] != layer:
-                raise SystemExit("module %s in both %s and %s" % (module, old[0], layer))
-            modules[module] = (layer, old[1] | incs)
+        for top, dirs, names in os.walk(os.path.join(source, layer)):
+            dirs.sort()
+            for name in sorted(names):
+                if name.endswith((".c", ".h")):
+                    path = os.path.relpath(os.path.join(top, name), source)
+                    files.append((layer, path))
+    for layer, path in files:
+        module = os.path.splitext(os.path.relpath(path, layer))[0]
+        with open(os.path.join(source, path)) as f:
+            incs = set()
+            for kind, name in INCLUDE.findall(f.read()):
+                roots = [os.path.dirname(path)] + LAYERS if kind == '"' else ["include"]
+                found = [os.path.normpath(os.path.join(root, name)) for root in roots
+                         if os.path.isfile(os.path.join(source, root, name))]
+                if kind == "<" and name != "ballpit/ballpit.h":
+                    found = []  # a system header, even if a file of ours has its name
+                incs.add((kind, name, found[0] if found else None))
+        old = modules.get(module, (layer, set()))
+        if old[0] != layer:
+            raise SystemExit("module %s in both %s and %s" % (module, old[0], layer))
+        modules[module] = (layer, old[1] | incs)
     return modules
 
 
@@ -80,19 +96,18 @@ def main():
     graph, upward, banned = {}, [], []
     for module, (layer, incs) in modules.items():
         graph[module] = set()
-        for kind, name in incs:
+        for kind, name, path in incs:
             if kind == "<":
                 if name.startswith("SDL") and layer in ("src/physics", "src/sim", "include/ballpit"):
                     banned.append("%s/%s includes <%s>" % (layer, module, name))
                 if name == "stdio.h" and layer in ("src/physics", "include/ballpit"):
                     banned.append("%s/%s includes <stdio.h>" % (layer, module))
-                if name != "ballpit/ballpit.h":
-                    continue
-            target = os.path.splitext(os.path.basename(name))[0]
+            if path is None:
+                continue  # a system header, or a header of its own directory that is not ours
+            owner = next(l for l in LAYERS + ["include/ballpit"] if path.startswith(l + "/"))
+            target = os.path.splitext(os.path.relpath(path, owner))[0]
             if target == module:
                 continue
-            if target not in modules:
-                continue  # a header of its own directory that is not ours (none today)
             if rank[modules[target][0]] > rank[layer]:
                 upward.append("%s/%s includes %s (%s)" % (layer, module, name,
                                                           modules[target][0]))

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver.h"
+#include "passes.h"
 #include "spawn.h"
 #include "step.h"
 #include "tap.h"
@@ -55,7 +55,7 @@ static void deep_pile_is_firm_and_still(void)
     bp_spawn_pit(w, n, 7);
     for (int s = 0; s < 600; s++)
         step_or_bail(w);
-    double overlap = bp_solver_max_overlap(w) / BP_PIT_RADIUS;
+    double overlap = bp_passes_max_overlap(w) / BP_PIT_RADIUS;
     printf("# deepest overlap after 600 steps: %.4f r\n", overlap);
     TAP_OK(overlap <= 0.05, "pit of 2,000 balls: deepest overlap at most 0.05 r after 5 s");
 
@@ -437,7 +437,7 @@ static void crowd_landing_fast_stays_firm(void)
                              0.0);
     for (int s = 0; s < 720; s++)
         step_or_bail(w);
-    double overlap = bp_solver_max_overlap(w) / 5.0;
+    double overlap = bp_passes_max_overlap(w) / 5.0;
     printf("# crowd landed from 3,400 px: deepest overlap %.4f r\n", overlap);
     TAP_OK(overlap <= 0.05, "a crowd landing at 4.7 radii per step leaves a firm pile");
     bp_world_destroy(w);
@@ -460,7 +460,7 @@ static void a_landing_pit_never_sinks_balls_into_each_other(void)
         bp_spawn_pit(w, n, seed);
         for (int s = 1; s <= 200; s++) {
             step_or_bail(w);
-            double overlap = bp_solver_max_overlap(w) / BP_PIT_RADIUS;
+            double overlap = bp_passes_max_overlap(w) / BP_PIT_RADIUS;
             if (overlap > worst) {
                 worst = overlap;
                 worst_step = s;
@@ -647,7 +647,7 @@ static void a_crowd_landing_fast_is_split_into_substeps(void)
     double worst = 0.0;
     for (int s = 0; s < 240; s++) {
         step_or_bail(w);
-        worst = fmax(worst, bp_solver_max_overlap(w) / 3.0);
+        worst = fmax(worst, bp_passes_max_overlap(w) / 3.0);
     }
     printf("# fast landing: deepest overlap %.3f r\n", worst);
     TAP_OK(worst < 0.15, "fast landing: the deepest overlap stays under 0.15 r");
@@ -667,7 +667,7 @@ static void balls_started_on_one_spot_come_apart(void)
         bp_world_insert_ball(w, 512.0, 384.0, 0.0, 0.0, 8.0, 0.0);
     for (int s = 0; s < 600; s++)
         step_or_bail(w);
-    double deepest = bp_solver_max_overlap(w) / 8.0;
+    double deepest = bp_passes_max_overlap(w) / 8.0;
     size_t left = 0, right = 0;
     for (size_t i = 0; i < w->count; i++) {
         left += w->x[i] < 512.0 - 8.0;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver.h"
+#include "passes.h"
 #include "step.h"
 #include "tap.h"
 #include "world.h"
@@ -172,15 +172,15 @@ static void mixed_sizes_keep_the_list_narrow(void)
     for (int k = 0; k < 2000; k++)
         bp_world_insert_ball(w, 1000.0 + (k % 1000) * 1.1, 11990.0 - (k / 1000) * 1.1, 0.0, 0.0, 0.5,
                              0.0);
-    double alone = bp_solver_list_margin(w);
+    double alone = bp_passes_list_margin(w);
     bp_world_insert_ball(w, 6000.0, 5000.0, 0.0, 0.0, 5000.0, 0.0);
-    double mixed = bp_solver_list_margin(w);
+    double mixed = bp_passes_list_margin(w);
     printf("# list margin: small balls alone %g px, with a ball of r 5000 %g px\n", alone, mixed);
     TAP_OK(alone == 0.5 && mixed == alone,
            "a ball of radius 5000 among balls of 0.5 leaves their pair list 0.5 px wide");
     for (int s = 0; s < 240; s++)
         step_or_bail(w);
-    double deepest = bp_solver_max_overlap(w);
+    double deepest = bp_passes_max_overlap(w);
     printf("# after 2 s: deepest overlap %g px\n", deepest);
     TAP_OK(deepest < 0.25, "the small balls settle without a pair pressed half a radius deep");
     bp_world_destroy(w);

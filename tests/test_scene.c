@@ -10,6 +10,7 @@
 #include "scene.h"
 #include "sceneio.h"
 #include "setup.h"
+#include "solver/solver.h"
 #include "tap.h"
 
 /* A new world built from a parsed scene, which it frees; NULL when the

@@ -20,7 +20,7 @@
 #include "bench.h"
 #include "engines.h"
 #include "numparse.h"
-#include "solver.h"
+#include "passes.h"
 #include "spawn.h"
 #include "world.h"
 
@@ -165,7 +165,7 @@ static bool run_other(const engine *e, const options *o, bp_bench_result *out)
             .crowd = o->crowd,
             .threads = e->threaded ? o->threads : 1,
             .wall_s = wall,
-            .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
+            .max_overlap_over_r = bp_passes_max_overlap(world) / BP_PIT_RADIUS,
             .escaped = bp_bench_count_escaped(world->x, world->y, world->count, params.width,
                                               params.height),
         };

@@ -11,7 +11,7 @@
 #include "limits.h"
 #include "query.h"
 #include "raycast.h"
-#include "solver.h"
+#include "passes.h"
 #include "world.h"
 #include "workers.h"
 
@@ -266,6 +266,6 @@ bp_world_stats bp_world_get_stats(const bp_world *world)
         .balls = world->count,
         .awake = awake,
         .walls = world->wall_count,
-        .max_overlap = bp_solver_max_overlap(world),
+        .max_overlap = bp_passes_max_overlap(world),
     };
 }

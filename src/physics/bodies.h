@@ -17,7 +17,7 @@
 
 /* Ball flags (BP_BALL_*) and bp_wall are the public header's. */
 
-typedef struct bp_solver bp_solver;
+typedef struct bp_passes bp_passes;
 typedef struct bp_statics bp_statics;
 typedef struct bp_sweep bp_sweep;
 typedef struct bp_soft bp_soft;
@@ -62,11 +62,11 @@ typedef struct bp_world {
      * of per-index data (the broad phase's sort) checks to stay valid. */
     uint64_t layout_stamp;
     int threads;    /* worker threads for the step (results never depend on it) */
-    bp_solver *solver;
+    bp_passes *passes;   /* the passes solver's state (passes.h) */
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
     bp_sweep *sweep;     /* the fast-ball sweep's per-ball state and grid (sweep.h) */
     bp_scratch *scratch; /* memory that lives within one step (scratch.h) */
-    bp_soft *soft;       /* the soft solver's contacts and islands (soft.h), made on first use */
+    bp_soft *soft;       /* the soft solver's contacts and islands (solver/solver.h), made on first use */
     const volatile int *stop; /* non-NULL: the step returns early, unfinished, once *stop != 0 */
 } bp_world;
 

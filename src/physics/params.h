@@ -21,8 +21,8 @@ typedef struct bp_params {
                            that params compare whole with memcmp) */
 } bp_params;
 
-/* The contact solvers, BP_SOLVER_PASSES (solver.h) and BP_SOLVER_SOFT
- * (soft.h), are the public header's: an embedder chooses one too. */
+/* The contact solvers, BP_SOLVER_PASSES (passes.h) and BP_SOLVER_SOFT
+ * (solver/solver.h), are the public header's: an embedder chooses one too. */
 
 /* The solver named name ("passes" or "soft"), or -1. */
 int bp_solver_named(const char *name);

@@ -1,6 +1,6 @@
 /* One fixed step: semi-implicit Euler (gravity, then drag), then each ball's
  * swept move through the walls and sides (arena.h), fast balls held back for
- * the ball-ball sweep (sweep.h), then ball-ball contacts (solver.h).
+ * the ball-ball sweep (sweep.h), then ball-ball contacts (passes.h).
  *
  * A step in which some ball would travel more than BP_SUBSTEP_TRAVEL of its
  * radius is split into up to BP_MAX_SUBSTEPS equal substeps. The sweep keeps
@@ -17,9 +17,9 @@
 
 #include "arena.h"
 #include "detmath.h"
-#include "soft.h"
+#include "passes.h"
 #include "scratch.h"
-#include "solver.h"
+#include "solver/solver.h"
 #include "sweep.h"
 #include "tolerances.h"
 #include "validate.h"
@@ -167,7 +167,7 @@ static bool substep(bp_world *world, double dt, bool last, bp_workers *workers)
      * impacts), so the step goes on either way. */
     (void)bp_sweep_run(world, held, dt, r_max, job.rest_speed, workers);
     world->statics->anchors_valid = world->wall_count > 0;
-    bool ok = bp_solver_resolve(world, job.rest_speed, last);
+    bool ok = bp_passes_resolve(world, job.rest_speed, last);
     bp_scratch_release(world->scratch, mark);
     return ok;
 }
@@ -252,10 +252,10 @@ bool bp_world_step(bp_world *world)
         BP_WORLD_VALIDATE(world);
         return true;
     }
-    bp_workers *workers = bp_solver_workers(world);
+    bp_workers *workers = bp_passes_workers(world);
     int k = substeps_for(world, dt, workers);
     /* Walls and ball count do not change within a step: prepare once. */
-    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_solver_begin_step(world))
+    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_passes_begin_step(world))
         return false;
     uint8_t *shifted = k > 1 ? shift_to_substeps(world, dt, k) : NULL;
     if (k > 1 && !shifted)
@@ -269,7 +269,7 @@ bool bp_world_step(bp_world *world)
     if (shifted)
         shift_from_substeps(world, dt, k, shifted);
     contain_strays(world, dt, workers);
-    bp_solver_end_step(world);
+    bp_passes_end_step(world);
     world->steps++;
     BP_WORLD_VALIDATE(world);
     return true;

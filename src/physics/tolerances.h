@@ -30,7 +30,7 @@
 /* The pair list takes neighbours up to this fraction of the world's
  * smallest radius apart (never less than the touch margin of the largest
  * balls): pushes within a pass move balls into neighbours that were not
- * touching when the list was made (solver.c). */
+ * touching when the list was made (passes.c). */
 #define BP_LIST_MARGIN_OVER_R 1.0
 
 /* Support contacts (support.c) count this close, as a fraction of the

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "passes.h"
 #include "scratch.h"
-#include "soft.h"
-#include "solver.h"
+#include "solver/solver.h"
 #include "sweep.h"
 #include "walls.h"
 
@@ -17,10 +17,10 @@ bp_world *bp_world_new(const bp_params *params)
     world->params = *params;
     world->threads = 1;
     world->r_min = INFINITY;
-    world->solver = bp_solver_create();
+    world->passes = bp_passes_create();
     world->scratch = bp_scratch_create();
-    if (!world->solver || !world->scratch) {
-        bp_solver_destroy(world->solver);
+    if (!world->passes || !world->scratch) {
+        bp_passes_destroy(world->passes);
         bp_scratch_destroy(world->scratch);
         free(world);
         return NULL;
@@ -32,7 +32,7 @@ void bp_world_destroy(bp_world *world)
 {
     if (!world)
         return;
-    bp_solver_destroy(world->solver);
+    bp_passes_destroy(world->passes);
     bp_statics_destroy(world->statics);
     bp_sweep_destroy(world->sweep);
     bp_soft_destroy(world->soft);

@@ -2,7 +2,7 @@
 
 #include <time.h>
 
-#include "solver.h"
+#include "passes.h"
 #include "spawn.h"
 #include "world.h"
 
@@ -54,7 +54,7 @@ bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int thr
         .solver = solver,
         .threads = threads,
         .wall_s = wall,
-        .max_overlap_over_r = bp_solver_max_overlap(world) / BP_PIT_RADIUS,
+        .max_overlap_over_r = bp_passes_max_overlap(world) / BP_PIT_RADIUS,
         .escaped = escaped,
     };
     bp_world_destroy(world);

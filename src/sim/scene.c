@@ -10,6 +10,7 @@
 #include "numparse.h"
 #include "options.h"
 #include "placed.h"
+#include "solver/solver.h"
 #include "textfile.h"
 
 /* Longest statement line we accept; anything longer is surely not a scene. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "soft.h"
+#include "kept.h"
 #include "world.h"
 
 typedef struct bp_scene_ball {

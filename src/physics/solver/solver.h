@@ -1,7 +1,9 @@
-/* The soft-step contact solver (--solver soft): one velocity-level solver
- * for every contact, resting or hitting, normal and tangential, with the
- * contacts' impulses carried from step to step, and islands that sleep
- * whole and keep their contacts' impulses while asleep.
+/* The soft-step contact solver (--solver soft), the base the one solver
+ * grows from: all that the step and the world see of it. One
+ * velocity-level solver for every contact, resting or hitting, normal and
+ * tangential, with the contacts' impulses carried from step to step, and
+ * islands that sleep whole and keep their contacts' impulses while
+ * asleep.
  *
  * A step: the contacts (ball-ball, ball-side, ball-wall) are listed once,
  * with a speculative margin, each given the impulses it ended the last
@@ -20,17 +22,22 @@
  * rest stays exactly where it is, awake or woken, and a pile sleeps only
  * when it is at rest: an island (balls touching each other) sleeps when
  * every ball in it has been slow for BP_SOFT_SLEEP_AFTER_S, and any ball
- * awake that touches a sleeper wakes its whole island. */
-#ifndef BP_SOFT_H
-#define BP_SOFT_H
+ * awake that touches a sleeper wakes its whole island.
+ *
+ * The step is a list of stages (solver.c), one job to a file: the bodies
+ * (bodies.c), the contacts (contacts.c), the impulses kept by contact
+ * (contact_memory.c), the contacts' order (colour.c), the sweeps
+ * (contact_solver.c), islands and sleep (islands.c), and the solver's
+ * state as a whole (state.c). */
+#ifndef BP_SOFT_SOLVER_H
+#define BP_SOFT_SOLVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bodies.h"
-
-typedef struct bp_soft bp_soft;
+#include "kept.h"
 
 void bp_soft_destroy(bp_soft *soft);
 
@@ -53,19 +60,8 @@ bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size
  * size 0 forgets all the solver carried. */
 void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id);
 
-/* A contact's impulses as the solver keeps them from step to step (and
- * through sleep), by what it joins: ball id_a, and ball id code_b
- * (BP_KEPT_BALL, id_a < code_b), side code_b (BP_KEPT_SIDE, 0-3: the
- * arena's) or wall index code_b (BP_KEPT_WALL). A scene file writes them,
- * so that a pile loaded back is held by them as it was. */
-enum { BP_KEPT_BALL = 0, BP_KEPT_SIDE = 1, BP_KEPT_WALL = 2 };
-typedef struct bp_kept_contact {
-    uint32_t id_a, kind, code_b;
-    double jn, jt, jr; /* normal (>= 0), tangential and rolling impulse */
-} bp_kept_contact;
-
-/* How many contacts the solver keeps, and the k-th (k below that), in
- * order of what they join. */
+/* How many contacts the solver keeps (kept.h), and the k-th (k below
+ * that), in order of what they join. A scene file writes them. */
 size_t bp_soft_kept_count(const bp_world *world);
 bp_kept_contact bp_soft_kept(const bp_world *world, size_t k);
 /* Keeps these impulses as well (a contact already kept gets the new

@@ -18,7 +18,7 @@
  * A few passes with the clean-up leave shallower overlaps than more passes
  * without it, for the same work (docs/benchmarks.md). Every pass also
  * applies friction and spin along the tangent (collide.h). */
-#include "solver.h"
+#include "passes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,7 +80,7 @@ typedef struct missed_piece {
     bool failed;      /* memory ran out */
 } missed_piece;
 
-struct bp_solver {
+struct bp_passes {
     bp_broadphase broadphase;
     bp_support support;
     double *start_x, *start_y; /* where each ball began the step */
@@ -101,7 +101,7 @@ struct bp_solver {
      * for a search's balls; kept like moved. */
     missed_piece *missed_pieces;
     /* The rest is the substep's, from the world's scratch arena (scratch.h):
-     * valid within one bp_solver_resolve. */
+     * valid within one bp_passes_resolve. */
     uint32_t *side_balls;   /* the balls near a side (list_side_balls) */
     size_t side_count;
     /* Where each ball was, and its flags, when the pairs were listed; and
@@ -112,12 +112,12 @@ struct bp_solver {
     size_t missed_count;
 };
 
-bp_solver *bp_solver_create(void)
+bp_passes *bp_passes_create(void)
 {
-    return calloc(1, sizeof(bp_solver));
+    return calloc(1, sizeof(bp_passes));
 }
 
-void bp_solver_destroy(bp_solver *solver)
+void bp_passes_destroy(bp_passes *solver)
 {
     if (!solver)
         return;
@@ -357,7 +357,7 @@ static void contain_piece(void *context, int piece)
 }
 
 /* Puts back inside every ball of the step's list of balls near a side. */
-static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
+static void contain_all(bp_passes *solver, bp_world *world, double rest_speed)
 {
     pass_job job = {.world = world,
                     .rest_speed = rest_speed,
@@ -372,7 +372,7 @@ static void contain_all(bp_solver *solver, bp_world *world, double rest_speed)
  * of a side. The passes push a ball by at most an overlap, and the pair list
  * already counts on pushes staying within its margin; the rest of a large
  * pit is nowhere near a side and need not be looked at five times a step. */
-static bool list_side_balls(bp_solver *solver, const bp_world *world, double list_margin)
+static bool list_side_balls(bp_passes *solver, const bp_world *world, double list_margin)
 {
     size_t n = world->count;
     solver->side_balls = bp_scratch_alloc(world->scratch, n + 1, sizeof(uint32_t));
@@ -403,7 +403,7 @@ static bool list_side_balls(bp_solver *solver, const bp_world *world, double lis
  * own worker, and the big slot on one (backwards: the other way round).
  * The order of every write to a ball is the same with any number of
  * workers. Then the sides. */
-static void relax_pass(bp_solver *solver, bp_world *world, double rest_speed, bool backwards)
+static void relax_pass(bp_passes *solver, bp_world *world, double rest_speed, bool backwards)
 {
     const bp_broadphase *bp = &solver->broadphase;
     pass_job job = {.world = world,
@@ -633,7 +633,7 @@ static void contain_moved(void *context, int j)
  * pairs with a ball pushed lately, and puts back inside only the balls it
  * pushed. That gives exactly what walking every pair would, for a fraction
  * of the work. */
-static bool cleanup_overlaps(bp_solver *solver, bp_world *world, double rest_speed,
+static bool cleanup_overlaps(bp_passes *solver, bp_world *world, double rest_speed,
                              double wake_overlap)
 {
     const bp_broadphase *bp = &solver->broadphase;
@@ -724,7 +724,7 @@ static bool reorder_due(const bp_world *world)
 
 /* Worker threads, once the world asks for more than one and is big enough
  * for them to pay; none otherwise. Results are the same either way. */
-static void update_workers(bp_solver *solver, const bp_world *world)
+static void update_workers(bp_passes *solver, const bp_world *world)
 {
     int wanted = world->threads > 1 && world->count >= BP_SOLVER_THREADS_MIN_BALLS
                      ? world->threads
@@ -777,7 +777,7 @@ static void copy_centres(bp_workers *workers, const bp_world *world, double *x, 
 /* Notes where every ball is, and its flags, as the pairs are listed: for
  * finding the pairs the list missed, which only a world with gravity looks
  * for (without it the copies would be a fifth of a crowd's memory traffic). */
-static bool note_listed(bp_solver *solver, const bp_world *world)
+static bool note_listed(bp_passes *solver, const bp_world *world)
 {
     size_t n = world->count;
     if (world->params.gravity == 0.0) {
@@ -798,7 +798,7 @@ static bool note_listed(bp_solver *solver, const bp_world *world)
 }
 
 /* Where ball i was when the pairs were listed. */
-static inline void listed_at(const bp_solver *solver, size_t i, double *x, double *y)
+static inline void listed_at(const bp_passes *solver, size_t i, double *x, double *y)
 {
     bool asleep = solver->listed_flags[i] & BP_BALL_ASLEEP;
     *x = asleep ? solver->start_x[i] : solver->listed_x[i];
@@ -807,7 +807,7 @@ static inline void listed_at(const bp_solver *solver, size_t i, double *x, doubl
 
 /* Whether balls i and j were listed as a pair: they were within the margin
  * when the list was made, and one of them was awake then. */
-static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t i, uint32_t j,
+static bool was_listed(const bp_passes *solver, const bp_world *world, uint32_t i, uint32_t j,
                        double list_margin)
 {
     double xi, yi, xj, yj;
@@ -820,7 +820,7 @@ static bool was_listed(const bp_solver *solver, const bp_world *world, uint32_t 
 }
 
 typedef struct missed_job {
-    const bp_solver *solver;
+    const bp_passes *solver;
     const bp_world *world;
     const uint32_t *mover;
     const uint8_t *far_mover;
@@ -900,7 +900,7 @@ static void search_movers(void *context, int k)
  * 0.0006 px apart.) The movers are searched around in pieces, their
  * finds joined in mover order: the same list with any workers. false when
  * memory runs out. */
-static bool find_missed_pairs(bp_solver *solver, bp_world *world, double list_margin)
+static bool find_missed_pairs(bp_passes *solver, bp_world *world, double list_margin)
 {
     size_t n = world->count;
     /* the widest pair's touch margin */
@@ -981,15 +981,15 @@ static bool all_asleep(const bp_world *world)
     return bp_world_next_awake(world, 0) == world->count;
 }
 
-double bp_solver_list_margin(const bp_world *world)
+double bp_passes_list_margin(const bp_world *world)
 {
     return fmax(fmin(BP_TOUCH_OVER_R * world->r_max, touch_cap_of(world)),
                 BP_LIST_MARGIN_OVER_R * world->r_min);
 }
 
-bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
+bool bp_passes_resolve(bp_world *world, double rest_speed, bool last_substep)
 {
-    bp_solver *solver = world->solver;
+    bp_passes *solver = world->passes;
     bp_broadphase *bp = &solver->broadphase;
     if (all_asleep(world))
         return true;
@@ -1000,7 +1000,7 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     solver->support.scratch = world->scratch;
     update_workers(solver, world);
     double r_min = world->r_min;
-    double list_margin = bp_solver_list_margin(world);
+    double list_margin = bp_passes_list_margin(world);
     if (!bp_broadphase_sort(bp, world, list_margin, solver->workers))
         return false;
     /* Neighbours in space become neighbours in memory: every pass below then
@@ -1067,9 +1067,9 @@ bool bp_solver_resolve(bp_world *world, double rest_speed, bool last_substep)
     return true;
 }
 
-bool bp_solver_begin_step(bp_world *world)
+bool bp_passes_begin_step(bp_world *world)
 {
-    bp_solver *solver = world->solver;
+    bp_passes *solver = world->passes;
     size_t n = world->count, c1 = solver->start_capacity, c2 = c1;
     if (!bp_reserve((void **)&solver->start_x, &c1, n + 1, sizeof(double)) ||
         !bp_reserve((void **)&solver->start_y, &c2, n + 1, sizeof(double)))
@@ -1094,15 +1094,15 @@ bool bp_solver_begin_step(bp_world *world)
     return true;
 }
 
-bp_workers *bp_solver_workers(bp_world *world)
+bp_workers *bp_passes_workers(bp_world *world)
 {
-    update_workers(world->solver, world);
-    return world->solver->workers;
+    update_workers(world->passes, world);
+    return world->passes->workers;
 }
 
-void bp_solver_end_step(bp_world *world)
+void bp_passes_end_step(bp_world *world)
 {
-    bp_solver *solver = world->solver;
+    bp_passes *solver = world->passes;
     if (!solver->supported_valid || world->params.gravity == 0.0)
         return;
     /* Out of memory, no ball falls asleep this step: it waits a step. */
@@ -1113,7 +1113,7 @@ void bp_solver_end_step(bp_world *world)
     bp_sleep_update(world, &solver->support, solver->start_x, solver->start_y, &rules, ready);
 }
 
-double bp_solver_max_overlap(const bp_world *world)
+double bp_passes_max_overlap(const bp_world *world)
 {
     bp_broadphase scratch = {0};
     double deepest = 0.0;

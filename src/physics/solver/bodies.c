@@ -1,0 +1,128 @@
+/* The soft solver's bodies: the balls awake gathered from the world into
+ * the bodies the sweeps read and write, a substep's gravity and drag, the
+ * substep's move (swept where a ball is fast or hits a side or wall), and
+ * the velocities scattered back with the balls' grounded flags. */
+#include <math.h>
+
+#include "arena.h"
+#include "soft_internal.h"
+#include "sweep.h"
+
+/* The sweeps' bodies: every ball awake as the world has it, and the still
+ * body last. */
+void bp_soft_gather_bodies(bp_soft *soft, const bp_world *world)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        soft->bodies[i] = body_from_world(world, i);
+    soft->bodies[world->count] = (soft_body){0};
+}
+
+/* A substep's gravity and drag on every free ball awake. */
+void bp_soft_integrate(bp_soft *soft, const bp_world *world, double dv, double damping)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        if (world->flags[i] & BP_BALL_HELD)
+            continue;
+        soft_body *b = &soft->bodies[i];
+        b->vy += dv;
+        if (damping != 1.0) {
+            b->vx *= damping;
+            b->vy *= damping;
+            b->w *= damping;
+        }
+    }
+}
+
+/* angle + turn, kept within a few turns of 0 (the wrap is exact, and rare). */
+static inline double turned(double angle, double turn)
+{
+    double a = angle + turn;
+    return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
+}
+
+/* Moves every ball awake through a substep of h s: fast balls swept
+ * against the balls on their path, balls that hit a side or wall swept
+ * through them, the rest along their velocity. */
+void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
+                          double rest_speed)
+{
+    soft_body *bodies = soft->bodies;
+    size_t held = 0;
+    double r_max = 0.0;
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        soft_body *b = &bodies[i];
+        world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
+        world->angle[i] = turned(world->angle[i], b->w * h);
+        double vx = b->vx, vy = b->vy, r = world->r[i];
+        world->vx[i] = vx;
+        world->vy[i] = vy;
+        world->w[i] = b->w;
+        r_max = r > r_max ? r : r_max;
+        /* Fast: swept against the balls on its path and the walls, as
+         * the passes' fast balls are. */
+        if (vx * vx + vy * vy > r * r * fast_scale) {
+            bp_sweep_hold(world, i);
+            held++;
+            continue;
+        }
+        /* A ball that hits a side or wall (and the hand) is swept
+         * through them: nothing passes, and the impact bounces where
+         * it happens, on the path the substeps' positions lie on
+         * (arena.h). The others rest on them through their contacts:
+         * the swept move's own friction would upset the contacts'
+         * balance (a stack of 4 rows rolled apart). */
+        if (!soft->swept[i]) {
+            b->x += vx * h;
+            b->y += vy * h;
+            world->x[i] = b->x;
+            world->y[i] = b->y;
+            continue;
+        }
+        if (!bp_arena_move_open(world, i, h))
+            bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
+    }
+    /* Out of memory the sweep still moves every held ball. */
+    (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
+    /* What the swept moves changed, back in the bodies (a sleeper the
+     * sweep woke now has its mass). */
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        bodies[i] = body_from_world(world, i);
+}
+
+/* Balls pressed onto a side or wall that faces up (against gravity), no
+ * steeper than the arena's slope limit, are grounded. */
+static void mark_grounded(const bp_soft *soft, bp_world *w)
+{
+    double g = w->params.gravity;
+    if (g == 0.0)
+        return;
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        const soft_contact *c = &soft->contacts[k];
+        /* n points from the ball into the surface; the class wants it from
+         * the surface to the ball. */
+        bool floor = bp_contact_classify(-c->nx, -c->ny, g) == BP_CONTACT_FLOOR;
+        if (soft->keys[k].kind != KIND_BALL && c->jn > 0.0 && floor)
+            w->flags[c->a] |= BP_BALL_GROUNDED;
+    }
+}
+
+/* The bodies' velocities back in the world, and balls pushed past a side
+ * (only a deep overlap can) back inside. */
+void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed)
+{
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1)) {
+        world->vx[i] = soft->bodies[i].vx;
+        world->vy[i] = soft->bodies[i].vy;
+        world->w[i] = soft->bodies[i].w;
+    }
+    mark_grounded(soft, world);
+    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
+         i = bp_world_next_awake(world, i + 1))
+        if (bp_arena_outside(world, i))
+            bp_arena_contain(world, i, rest_speed);
+}

@@ -1,0 +1,145 @@
+/* What the soft solver's stages share (solver.h tells the design): the
+ * solver's state, its bodies and contacts, the contacts' keys and kept
+ * impulses, the settings more than one stage reads, and each stage's
+ * entry. Only the files of this directory include it; they include it
+ * and not each other. */
+#ifndef BP_SOFT_INTERNAL_H
+#define BP_SOFT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bodies.h"
+#include "broadphase.h"
+#include "kept.h"
+#include "params.h"
+
+/* Pairs are listed when this far apart (a part of the smallest radius) or
+ * closer, plus what the fastest ball travels in a step: every contact the
+ * step can make is listed, and solved as speculative until it touches. */
+#define BP_SOFT_MARGIN_OVER_R 0.5
+/* A run of one id_a (contact_memory.c), or a bin of the order from the
+ * floor up (colour.c), longer than this is sorted by qsort rather than by
+ * insertion (a pile's floor row, all at one height, fills one bin). */
+#define BP_SOFT_INSERTION_MAX 16
+
+enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
+
+/* A contact by what it joins: ball a's id, then the other's kind and its
+ * id (a ball's, a > ... never: a is the smaller id), side or wall index. */
+typedef struct contact_key {
+    uint32_t id_a, kind, code_b;
+} contact_key;
+
+/* The impulses a contact ended a step with, kept for the next step. */
+typedef struct contact_memory {
+    contact_key key;
+    double jn, jt, jr;
+} contact_memory;
+
+/* A contact's key, and its place in the list. */
+typedef struct keyed_contact {
+    contact_key key;
+    uint32_t k;
+} keyed_contact;
+
+/* A ball as the sweeps see it, in one cache line: what a contact reads
+ * and writes of both its balls. Index = the ball's; one past the last
+ * ball, a body that never moves stands for the sides and walls. A sleeper
+ * has a body of its own (at rest, no inverse mass): a fast ball's sweep
+ * may wake it within the step, and from then on it moves. */
+typedef struct soft_body {
+    double vx, vy, w; /* velocity, px/s, and spin, rad/s */
+    double x, y;      /* centre, px */
+    double im, ii;    /* inverse mass and inverse moment of inertia */
+    double unused;    /* pads the body to 64 bytes */
+} soft_body;
+
+typedef struct soft_contact {
+    uint32_t a, b;       /* bodies (b: the still body for a side or a wall) */
+    double nx, ny;       /* unit normal from a into b */
+    double s0;           /* gap when listed, px (negative: overlap) */
+    double xa, ya, xb, yb; /* centres when listed (the still body's: 0) */
+    double la, lb;       /* levers: centre to contact point along n, px */
+    double kn, kt, kr;   /* effective masses: normal, tangential, rolling */
+    double roll_r;       /* radius rolling resistance acts at, px */
+    double jn, jt, jr;   /* accumulated impulses: normal, tangential, rolling */
+    double vn0;          /* relative normal speed when listed, px/s */
+    double jn_max;       /* the largest normal impulse the step gave it */
+} soft_contact;
+
+struct bp_soft {
+    bp_broadphase broadphase;
+    soft_contact *contacts;
+    contact_key *keys;   /* per contact: what it joins */
+    size_t contact_count, contact_capacity, key_capacity;
+    soft_body *bodies;   /* per ball index, and the still body last */
+    size_t body_capacity;
+    contact_memory *memory, *spare; /* sorted by key */
+    size_t memory_count, memory_capacity, spare_capacity;
+    uint32_t *island_of; /* per ball id: the island it sleeps in (0: none) */
+    size_t island_capacity;
+    uint32_t next_island;
+    uint32_t *parent;    /* union-find over ball indices, while islands form */
+    uint8_t *blocked;    /* per root: the island may not sleep */
+    uint8_t *swept;      /* per ball: it hits a side or wall this step (hits) */
+    uint32_t *new_island;/* per root: the island number it sleeps as */
+    size_t ball_capacity;
+    size_t kept_count;   /* the world's balls, and its next id, when the */
+    uint32_t kept_next_id; /* memory was last kept */
+    uint32_t *waking;    /* islands to wake this round, sorted */
+    size_t waking_count, waking_capacity;
+};
+
+/* The push out of overlaps, a damped spring solved implicitly over a
+ * substep (bp_soft_softness_for). */
+typedef struct softness {
+    double bias_rate, mass_scale, impulse_scale;
+} softness;
+
+/* Ball i's body as the world has it now. */
+static inline soft_body body_from_world(const bp_world *world, size_t i)
+{
+    return (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i], world->y[i],
+                       world->inv_mass[i], world->inv_inertia[i], 0.0};
+}
+
+/* state.c: the state as a whole. */
+bp_soft *bp_soft_of(bp_world *world);
+bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world);
+
+/* bodies.c: the balls awake gathered, moved and scattered back. */
+void bp_soft_gather_bodies(bp_soft *soft, const bp_world *world);
+void bp_soft_integrate(bp_soft *soft, const bp_world *world, double dv, double damping);
+void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
+                          double rest_speed);
+void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed);
+
+/* contacts.c: the pairs and the contacts of the step. */
+double bp_soft_listing_margin(const bp_world *world, double dt, double r_min);
+bool bp_soft_list_pairs(bp_soft *soft, const bp_world *world, double margin);
+bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
+                           double rest_speed);
+
+/* contact_memory.c: the impulses kept by contact key. */
+keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world);
+bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key);
+
+/* colour.c: the order the sweeps take the contacts in. */
+bool bp_soft_order_from_floor(bp_soft *soft, const bp_world *world);
+
+/* contact_solver.c: the sweeps and what comes before and after them. */
+softness bp_soft_softness_for(double hz, double zeta, double h);
+void bp_soft_warm_start(bp_soft *soft);
+void bp_soft_sweep(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
+                   double max_push);
+void bp_soft_relax(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
+                   double max_push);
+void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
+
+/* islands.c: waking and sleep. */
+size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world);
+bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt);
+
+#endif

@@ -1,0 +1,98 @@
+/* The soft solver's step: its stages in order over the substeps, and
+ * nothing else (solver.h tells the design; each stage is in the file of
+ * its job). */
+#include "solver.h"
+
+#include "detmath.h"
+#include "soft_internal.h"
+#include "sweep.h"
+#include "tolerances.h"
+#include "walls.h"
+
+/* Substeps of a step: each moves the balls once between two sweeps. */
+#define BP_SOFT_SUBSTEPS 4
+/* Gauss-Seidel sweeps with the push per substep (then one without): one
+ * lets a stack of 4 or 6 rows roll apart well above the friction it needs
+ * (a frozen stack's friction converges slowly); 4 hold them. */
+#define BP_SOFT_SWEEPS 4
+/* Contact stiffness as a part of the substep rate, and its damping ratio:
+ * at a quarter, a settled pile crept at up to 1 px/s and some fell asleep
+ * creeping (woken, 5 pours of 30 moved their top percent over 0.1 r); a
+ * half, with the contacts solved from the floor up (colour.c), does not
+ * ring and held all 30; heavily damped, the push does not bounce. */
+#define BP_SOFT_HERTZ_OF_RATE 0.5
+#define BP_SOFT_DAMPING_RATIO 10.0
+/* Fastest push out of an overlap, in smallest radii per second: an overlap
+ * heals over a few steps instead of throwing the balls apart. */
+#define BP_SOFT_PUSH_R_PER_S 20.0
+/* Rounds of waking (and listing the pairs of the woken) in one step. */
+#define BP_SOFT_WAKE_ROUNDS 8
+
+/* The pairs of the balls awake, after waking every island they touch (and
+ * the islands those touch, for a few rounds). */
+static bool wake_and_list(bp_soft *soft, bp_world *world, double margin)
+{
+    if (!bp_soft_list_pairs(soft, world, margin))
+        return false;
+    for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
+        size_t woken = bp_soft_wake_touched(soft, world);
+        if (woken == SIZE_MAX || (woken > 0 && !bp_soft_list_pairs(soft, world, margin)))
+            return false;
+        if (woken == 0)
+            break;
+    }
+    return true;
+}
+
+/* The step as stages: pairs (waking what they touch), contacts, their
+ * impulses recalled; then per substep gravity, warm start, sweeps with
+ * the push, the move and a sweep without; restitution; and last the
+ * impulses kept and the islands put to sleep. */
+bool bp_soft_step(bp_world *world, double dt)
+{
+    bp_soft *soft = bp_soft_of(world);
+    if (!soft)
+        return false;
+    const bp_params *p = &world->params;
+    if (!bp_soft_reserve_balls(soft, world) || !bp_sweep_reserve(world))
+        return false;
+    double r_min = world->count > 0 ? world->r_min : 1.0;
+    if (!wake_and_list(soft, world, bp_soft_listing_margin(world, dt, r_min)))
+        return false;
+    double rest_speed = bp_params_rest_speed(p);
+    bp_soft_gather_bodies(soft, world);
+    if (!bp_soft_list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
+        !bp_soft_order_from_floor(soft, world))
+        return false;
+    const keyed_contact *by_key = bp_soft_recall_all(soft, world);
+    if (!by_key)
+        return false;
+
+    double h = dt / BP_SOFT_SUBSTEPS;
+    softness push = bp_soft_softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
+    double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
+    /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
+     * than the pair list reaches for it. */
+    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
+    world->statics->anchors_valid = false; /* the passes' anchors: not kept here */
+    for (int s = 0; s < BP_SOFT_SUBSTEPS; s++) {
+        if (world->stop && *world->stop)
+            return false;
+        bp_soft_integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
+        bp_soft_warm_start(soft);
+        for (int it = 0; it < BP_SOFT_SWEEPS; it++)
+            bp_soft_sweep(soft, p, h, &push, max_push);
+        bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
+        bp_soft_relax(soft, p, h, &push, max_push);
+    }
+    bp_soft_restitution(soft, p->restitution, rest_speed);
+    bp_soft_scatter_bodies(soft, world, rest_speed);
+    /* With no ball awake, and none added or removed since, the memory
+     * holds (contacts between sleepers) and is left as it is. */
+    if (bp_world_next_awake(world, 0) == world->count && soft->kept_count == world->count &&
+        soft->kept_next_id == world->next_id)
+        return true;
+    soft->kept_count = world->count;
+    soft->kept_next_id = world->next_id;
+    return bp_soft_remember(soft, world, by_key) && bp_soft_sleep_islands(soft, world, dt);
+}

@@ -1,0 +1,177 @@
+/* The soft solver's state as a whole: made on first use, its per-ball
+ * arrays sized for the step, freed; and the part of it a snapshot of the
+ * world keeps (the impulses kept by contact and the sleepers' islands). */
+#include "solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "soft_internal.h"
+
+/* The world's solver state, made (empty) the first time it is needed;
+ * NULL when memory runs out. */
+bp_soft *bp_soft_of(bp_world *world)
+{
+    if (!world->soft)
+        world->soft = calloc(1, sizeof(bp_soft));
+    return world->soft;
+}
+
+/* Room for the step's per-ball arrays, and the island of every id (new
+ * ids in none); false when memory runs out. */
+bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
+{
+    size_t n = world->count + 1, c1 = soft->ball_capacity, c2 = c1, c4 = c1;
+    size_t ids = (size_t)world->next_id + 1;
+    if (!bp_reserve((void **)&soft->parent, &c1, n, sizeof(uint32_t)) ||
+        !bp_reserve((void **)&soft->blocked, &c2, n, sizeof(uint8_t)) ||
+        !bp_reserve((void **)&soft->swept, &c4, n, sizeof(uint8_t)))
+        return false;
+    size_t c3 = soft->ball_capacity;
+    if (!bp_reserve((void **)&soft->new_island, &c3, c1, sizeof(uint32_t)))
+        return false;
+    soft->ball_capacity = c1 < c2 ? (c1 < c4 ? c1 : c4) : (c2 < c4 ? c2 : c4);
+    if (!bp_reserve((void **)&soft->bodies, &soft->body_capacity, n, sizeof(soft_body)))
+        return false;
+    size_t old = soft->island_capacity;
+    if (!bp_reserve((void **)&soft->island_of, &soft->island_capacity, ids, sizeof(uint32_t)))
+        return false;
+    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
+    return true;
+}
+
+void bp_soft_destroy(bp_soft *soft)
+{
+    if (!soft)
+        return;
+    bp_broadphase_free(&soft->broadphase);
+    free(soft->contacts);
+    free(soft->keys);
+    free(soft->bodies);
+    free(soft->memory);
+    free(soft->spare);
+    free(soft->island_of);
+    free(soft->parent);
+    free(soft->blocked);
+    free(soft->swept);
+    free(soft->new_island);
+    free(soft->waking);
+    free(soft);
+}
+
+/* A state's part: the memory's length and the next island number, then
+ * each kept contact (its key's three numbers and its three impulses, field
+ * by field: no padding bytes go out), then the island of every id. */
+#define BP_SOFT_STATE_HEAD (sizeof(uint64_t) + sizeof(uint32_t))
+
+/* The fields of a kept contact as a state holds them, in order: one table
+ * for writing and reading alike. */
+static const struct {
+    size_t at, size;
+} entry_layout[] = {
+    {offsetof(contact_memory, key.id_a), sizeof(uint32_t)},
+    {offsetof(contact_memory, key.kind), sizeof(uint32_t)},
+    {offsetof(contact_memory, key.code_b), sizeof(uint32_t)},
+    {offsetof(contact_memory, jn), sizeof(double)},
+    {offsetof(contact_memory, jt), sizeof(double)},
+    {offsetof(contact_memory, jr), sizeof(double)},
+};
+#define BP_SOFT_ENTRY_FIELDS (sizeof entry_layout / sizeof entry_layout[0])
+
+/* Bytes of one kept contact in a state. */
+static size_t entry_bytes(void)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+        n += entry_layout[f].size;
+    return n;
+}
+
+size_t bp_soft_state_size(const bp_world *world)
+{
+    const bp_soft *soft = world->soft;
+    if (!soft)
+        return 0;
+    return BP_SOFT_STATE_HEAD + soft->memory_count * entry_bytes() +
+           (size_t)world->next_id * sizeof(uint32_t);
+}
+
+static unsigned char *put(unsigned char *out, const void *value, size_t size)
+{
+    memcpy(out, value, size);
+    return out + size;
+}
+
+static const unsigned char *get(const unsigned char *in, void *value, size_t size)
+{
+    memcpy(value, in, size);
+    return in + size;
+}
+
+void bp_soft_state_write(const bp_world *world, unsigned char *out)
+{
+    const bp_soft *soft = world->soft;
+    if (!soft)
+        return;
+    uint64_t count = soft->memory_count;
+    out = put(out, &count, sizeof count);
+    out = put(out, &soft->next_island, sizeof soft->next_island);
+    for (size_t k = 0; k < soft->memory_count; k++)
+        for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+            out = put(out, (const unsigned char *)&soft->memory[k] + entry_layout[f].at,
+                      entry_layout[f].size);
+    /* An island array shorter than the ids has 0 (no island) past its end. */
+    size_t ids = world->next_id, have = ids < soft->island_capacity ? ids : soft->island_capacity;
+    if (have > 0)
+        out = put(out, soft->island_of, have * sizeof(uint32_t));
+    if (ids > have)
+        memset(out, 0, (ids - have) * sizeof(uint32_t));
+}
+
+bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size,
+                           uint32_t next_id)
+{
+    if (size < BP_SOFT_STATE_HEAD)
+        return true;
+    bp_soft *soft = bp_soft_of(world);
+    if (!soft)
+        return false;
+    uint64_t count;
+    get(in, &count, sizeof count);
+    size_t old = soft->island_capacity;
+    if (!bp_reserve((void **)&soft->memory, &soft->memory_capacity, (size_t)count + 1,
+                    sizeof(contact_memory)) ||
+        !bp_reserve((void **)&soft->island_of, &soft->island_capacity, (size_t)next_id + 1,
+                    sizeof(uint32_t)))
+        return false;
+    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
+    return true;
+}
+
+void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id)
+{
+    bp_soft *soft = world->soft;
+    if (!soft)
+        return;
+    /* Whatever the memory held, the next step keeps it anew. */
+    soft->kept_count = SIZE_MAX;
+    if (size < BP_SOFT_STATE_HEAD) {
+        soft->memory_count = 0;
+        soft->next_island = 0;
+        if (soft->island_capacity > 0)
+            memset(soft->island_of, 0, soft->island_capacity * sizeof(uint32_t));
+        return;
+    }
+    uint64_t count;
+    in = get(in, &count, sizeof count);
+    in = get(in, &soft->next_island, sizeof soft->next_island);
+    soft->memory_count = (size_t)count;
+    for (size_t k = 0; k < soft->memory_count; k++)
+        for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
+            in = get(in, (unsigned char *)&soft->memory[k] + entry_layout[f].at,
+                     entry_layout[f].size);
+    if (next_id > 0)
+        get(in, soft->island_of, (size_t)next_id * sizeof(uint32_t));
+    memset(soft->island_of + next_id, 0, (soft->island_capacity - next_id) * sizeof(uint32_t));
+}
