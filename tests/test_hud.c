@@ -157,26 +157,42 @@ static void ramp_checks(void)
 }
 
 /* A note naming a long path, in a 500 px window. */
-static void message_checks(void)
-{
-    bp_params p = bp_params_default();
-    p.width = 500;
-    p.height = 400;
-    bp_world *w = bp_world_new(&p);
-    bp_options opts = bp_options_default();
+/* An empty world of width x height px, its session, and the window's view
+ * of it as it opens. */
+typedef struct empty_window {
+    bp_options opts;
+    bp_world *w;
     bp_session s;
-    bp_session_init(&s, w, &opts);
     bp_input_handler h;
     bp_view v;
-    bp_input_init(&h, &v, &opts, w);
-    v.show_hud = false;
-    bp_view_tell(&v, "cannot load:",
+} empty_window;
+
+static void empty_window_open(empty_window *e, double width, double height)
+{
+    bp_params p = bp_params_default();
+    p.width = width;
+    p.height = height;
+    e->w = bp_world_new(&p);
+    e->opts = bp_options_default();
+    bp_session_init(&e->s, e->w, &e->opts);
+    bp_input_init(&e->h, &e->v, &e->opts, e->w);
+}
+
+static void message_checks(void)
+{
+    empty_window e;
+    empty_window_open(&e, 500, 400);
+    bp_world *w = e.w;
+    bp_session *s = &e.s;
+    bp_view *v = &e.v;
+    v->show_hud = false;
+    bp_view_tell(v, "cannot load:",
                  "no-such-dir/a-rather-long-scene-file-name-that-does-not-exist.scene: "
                  "cannot open: No such file or directory",
                  true);
-    bp_hud_stats st = {.message = v.message};
+    bp_hud_stats st = {.message = v->message};
     canvas c = canvas_make(500, 400);
-    draw_text(&c, &s, &v, &st);
+    draw_text(&c, s, v, &st);
     int on_balls;
     TAP_OK(footprint(&c, w, &on_balls) > 0 && !column_lit(&c, 0) && !column_lit(&c, 499),
            "a 117-character error is wrapped inside a 500 px window");
@@ -189,21 +205,16 @@ static void message_checks(void)
  * long; they break into lines that stay inside it. */
 static void narrow_checks(void)
 {
-    bp_params p = bp_params_default();
-    p.width = 300;
-    p.height = 400;
-    bp_world *w = bp_world_new(&p);
-    bp_options opts = bp_options_default();
-    bp_session s;
-    bp_session_init(&s, w, &opts);
-    bp_input_handler h;
-    bp_view v;
-    bp_input_init(&h, &v, &opts, w);
+    empty_window e;
+    empty_window_open(&e, 300, 400);
+    bp_world *w = e.w;
+    bp_session *s = &e.s;
+    bp_view *v = &e.v;
     bp_hud_stats st = {.fps = 60.0};
     canvas c = canvas_make(300, 400);
-    draw_text(&c, &s, &v, &st);
+    draw_text(&c, s, v, &st);
     int on_balls;
-    TAP_OK(v.show_hud && v.hint && footprint(&c, w, &on_balls) > 0 && !column_lit(&c, 0) &&
+    TAP_OK(v->show_hud && v->hint && footprint(&c, w, &on_balls) > 0 && !column_lit(&c, 0) &&
                !column_lit(&c, 299),
            "in a 300 px window the short HUD and the hint break into lines inside it");
     canvas_free(c);

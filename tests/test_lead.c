@@ -7,32 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "input.h"
+#include "apprig.h"
 #include "sdlevents.h"
 #include "session.h"
 #include "tap.h"
-
-typedef struct rig {
-    bp_options opts;
-    bp_world *world;
-    bp_session session;
-    bp_input_handler input;
-    bp_view view;
-    char err[128];
-} rig;
 
 /* One ball (r 20) at (200, 200), no gravity: where it goes is the hand's
  * doing alone. */
 static void rig_make(rig *r)
 {
-    r->opts = bp_options_default();
-    bp_params p = bp_params_default();
-    p.gravity = 0.0;
-    p.drag = 0.0;
-    r->world = bp_world_new(&p);
-    bp_world_insert_ball(r->world, 200.0, 200.0, 0.0, 0.0, 20.0, 0.0);
-    bp_session_init(&r->session, r->world, &r->opts);
-    bp_input_init(&r->input, &r->view, &r->opts, r->world);
+    rig_one_ball(r, 200.0, 200.0, 20.0);
 }
 
 static int feed(rig *r, SDL_Event ev)

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "panel.h"
+#include "apprig.h"
 #include "sdlevents.h"
 #include "session.h"
 #include "setup.h"
@@ -20,16 +19,6 @@
 #define WIDTH 1024
 #define HEIGHT 768
 
-typedef struct rig {
-    bp_options opts;
-    bp_world *world;
-    bp_session session;
-    bp_input_handler input;
-    bp_view view;
-    bp_panel panel;
-    char err[256];
-} rig;
-
 /* The default pit (restitution 0.9), the panel's units the arena's px. */
 static void rig_make_n(rig *r, uint64_t balls)
 {
@@ -37,28 +26,13 @@ static void rig_make_n(rig *r, uint64_t balls)
     if (balls)
         r->opts.balls = balls, r->opts.balls_set = true;
     int status;
-    r->world = bp_setup_world(&r->opts, &status, r->err, sizeof r->err);
-    bp_session_init(&r->session, r->world, &r->opts);
-    bp_input_init(&r->input, &r->view, &r->opts, r->world);
+    rig_start(r, bp_setup_world(&r->opts, &status, r->err, sizeof r->err));
     bp_panel_init(&r->panel, WIDTH, HEIGHT);
 }
 
 static void rig_make(rig *r)
 {
     rig_make_n(r, 0);
-}
-
-/* As the window's loop: the panel, then the arena if the panel left it. */
-static bool feed(rig *r, SDL_Event ev)
-{
-    bool used = false;
-    int status = bp_panel_event(&r->panel, &r->input, &r->view, &r->session, &ev, &used,
-                                r->err, sizeof r->err);
-    if (status == 0 && !used)
-        status = bp_input_handle(&r->input, &r->view, &r->session, &ev, r->err, sizeof r->err);
-    if (status != 0)
-        printf("#   %s\n", r->err);
-    return used;
 }
 
 static void step(rig *r, int n)
@@ -91,15 +65,15 @@ static void drag_restitution(rig *r, double *grabbed)
     bp_input spawn = {.kind = BP_INPUT_SPAWN, .v = {x0, y0, 10.0}};
     bp_session_apply(&r->session, &spawn, r->err, sizeof r->err);
     *grabbed = 0.0;
-    bool used = feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x0), (int)lround(y0), 0));
+    bool used = rig_feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x0), (int)lround(y0), 0));
     TAP_OK(used, "the press on the slider is the panel's");
     for (int k = 1; k <= 60; k++) {
         double x = x0 + (x1 - x0) * k / 60.0;
-        used &= feed(r, mouse_motion((int)lround(x), (int)lround(y0), 0));
+        used &= rig_feed(r, mouse_motion((int)lround(x), (int)lround(y0), 0));
         *grabbed += r->session.held >= 0 || r->input.dragging;
         step(r, 2);
     }
-    used &= feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x1), (int)lround(y0), 0));
+    used &= rig_feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x1), (int)lround(y0), 0));
     *grabbed += r->session.held >= 0 || r->input.dragging;
     TAP_OK(used, "the drag's motion and release are the panel's too");
 }
@@ -127,7 +101,7 @@ static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
     if (!rig_recording(&r, path, &writer))
         return;
     step(&r, 30);
-    feed(&r, key_down(SDLK_p, 0));
+    rig_feed(&r, key_down(SDLK_p, 0));
     TAP_OK(r.view.show_panel, "P opens the panel");
     TAP_OK(r.world->params.restitution == 0.9, "restitution starts at 0.9");
     double grabbed;
@@ -138,7 +112,7 @@ static void a_dragged_slider_sets_once_undoes_once_and_replays(void)
     TAP_OK(grabbed == 0.0, "no ball under the panel was grabbed by the drag");
     TAP_OK(r.input.undo.past_count == 1, "a second's drag is one undo step, not sixty");
     step(&r, 20);
-    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
+    rig_feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->params.restitution == 0.9, "Ctrl+Z puts restitution back to 0.9 at once");
     step(&r, 20);
     TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
@@ -173,25 +147,25 @@ static void buttons_and_the_tab_act_as_their_keys(void)
                              &(double){0}, &(double){0}),
            "closed, the panel has no slider to find");
     /* The tab: against the right edge, half way down. */
-    bool used = feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, WIDTH - 20, HEIGHT / 2, 0));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, WIDTH - 20, HEIGHT / 2, 0));
+    bool used = rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, WIDTH - 20, HEIGHT / 2, 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, WIDTH - 20, HEIGHT / 2, 0));
     TAP_OK(used && r.view.show_panel, "a click on the tab opens the panel");
     double x, y;
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 0.5, &x, &y);
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.view.time_scale == 0.5, "a click on the time scale's track sets 0.5x");
     TAP_OK(r.input.undo.past_count == 0, "the time scale is a view setting: no undo step");
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 490.0, &x, &y);
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.world->params.gravity == 490.0, "the gravity slider keeps gravity pulling down");
-    feed(&r, key_down(SDLK_UP, 0));
+    rig_feed(&r, key_down(SDLK_UP, 0));
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "gravity", 1960.0, &x, &y);
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
     TAP_OK(r.world->params.gravity == -1960.0, "... and pulling up after Up");
-    feed(&r, key_down(SDLK_p, 0));
+    rig_feed(&r, key_down(SDLK_p, 0));
     TAP_OK(!r.view.show_panel, "P closes it again");
     bp_world_destroy(r.world);
 }
@@ -236,8 +210,8 @@ static void click_slider(rig *r, const char *label, double value)
 {
     double x = 0.0, y = 0.0;
     bp_panel_knob_at(&r->panel, &r->input, &r->view, &r->session, label, value, &x, &y);
-    feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
-    feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
+    rig_feed(r, mouse_button(SDL_MOUSEBUTTONDOWN, (int)lround(x), (int)lround(y), 0));
+    rig_feed(r, mouse_button(SDL_MOUSEBUTTONUP, (int)lround(x), (int)lround(y), 0));
 }
 
 static size_t newest(const bp_world *w)
@@ -257,7 +231,7 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     bp_input_writer writer;
     if (!rig_recording(&r, path, &writer))
         return;
-    feed(&r, key_down(SDLK_p, 0));
+    rig_feed(&r, key_down(SDLK_p, 0));
     click_slider(&r, "spawn radius", 20.0);
     click_slider(&r, "spawn density", 4.0);
     click_slider(&r, "stream rate", 20.0);
@@ -270,9 +244,9 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     double rr = r.input.spawn_r, m = r.input.spawn_density * rr * rr;
     size_t before = r.world->count;
     /* An empty spot of the default arena: its top left, away from the panel. */
-    feed(&r, mouse_motion(100, 100, 0));
-    feed(&r, key_down(SDLK_s, 0));
-    feed(&r, key_up(SDLK_s));
+    rig_feed(&r, mouse_motion(100, 100, 0));
+    rig_feed(&r, key_down(SDLK_s, 0));
+    rig_feed(&r, key_up(SDLK_s));
     size_t i = newest(r.world);
     TAP_OK(r.world->count == before + 1 && r.world->r[i] == rr && r.world->mass[i] == m,
            "a press of S spawns one ball of that radius and mass");
@@ -284,14 +258,14 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
     size_t held_from = r.world->count;
     SDL_Event down = mouse_button(SDL_MOUSEBUTTONDOWN, 100, 300, 0), up;
     down.button.button = SDL_BUTTON_RIGHT;
-    feed(&r, down);
+    rig_feed(&r, down);
     for (int k = 1; k <= 120; k++) { /* a second at 120 Hz */
-        feed(&r, mouse_motion(100 + 2 * k, 300, 0));
+        rig_feed(&r, mouse_motion(100 + 2 * k, 300, 0));
         step_streaming(&r, 1);
     }
     up = mouse_button(SDL_MOUSEBUTTONUP, 340, 300, 0);
     up.button.button = SDL_BUTTON_RIGHT;
-    feed(&r, up);
+    rig_feed(&r, up);
     size_t streamed = r.world->count - held_from;
     /* One at the press, then one every 1/rate s of the second held (the
      * last may fall either side of it): rate + 1, give or take one. */
@@ -299,7 +273,7 @@ static void the_spawn_tool_shapes_clicks_and_streams(void)
            "the right button held for a second streams at the panel's rate");
     step_streaming(&r, 60);
     TAP_OK(r.world->count == held_from + streamed, "let go, the stream stops");
-    feed(&r, key_down(SDLK_z, KMOD_LCTRL));
+    rig_feed(&r, key_down(SDLK_z, KMOD_LCTRL));
     TAP_OK(r.world->count == held_from + streamed - 1, "Ctrl+Z takes the last ball back");
     step(&r, 10);
     TAP_OK(bp_input_writer_close(&writer, r.session.tick, r.err, sizeof r.err),
@@ -362,16 +336,16 @@ static void a_stream_into_a_pile_does_not_explode_it(void)
             in = i;
         }
     size_t before = r.world->count;
-    feed(&r, mouse_motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in]), 0));
+    rig_feed(&r, mouse_motion((int)lround(r.world->x[in]), (int)lround(r.world->y[in]), 0));
     /* One ball asked for right on a ball's centre goes beside it. */
-    feed(&r, key_down(SDLK_s, 0));
-    feed(&r, key_up(SDLK_s));
+    rig_feed(&r, key_down(SDLK_s, 0));
+    rig_feed(&r, key_up(SDLK_s));
     TAP_OK(r.world->count == before + 1, "S over a ball's centre makes one ball");
     TAP_OK(deepest_overlap(r.world, newest(r.world)) <= 0.05,
            "placed at a free spot: it overlaps no ball by over 5% of the smaller radius");
-    feed(&r, key_down(SDLK_s, 0));
+    rig_feed(&r, key_down(SDLK_s, 0));
     step_streaming(&r, (int)(2.0 * p->hz));
-    feed(&r, key_up(SDLK_s));
+    rig_feed(&r, key_up(SDLK_s));
     printf("# %zu balls streamed into a pile of %zu\n", r.world->count - before, before);
     step(&r, (int)p->hz);
     double fastest = 0.0;
@@ -396,17 +370,17 @@ static void a_short_window_scrolls_the_panel(void)
     rig r;
     rig_make(&r);
     bp_panel_init(&r.panel, WIDTH, 400);
-    feed(&r, key_down(SDLK_p, 0));
+    rig_feed(&r, key_down(SDLK_p, 0));
     double x, y0, y1, y2;
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y0);
     SDL_Event wheel = {.type = SDL_MOUSEWHEEL};
     wheel.wheel.y = -1; /* towards the user: down the panel */
-    feed(&r, mouse_motion(100, 200, 0));
-    bool arena_used = feed(&r, wheel);
+    rig_feed(&r, mouse_motion(100, 200, 0));
+    bool arena_used = rig_feed(&r, wheel);
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y1);
-    feed(&r, mouse_motion((int)lround(x), 200, 0));
+    rig_feed(&r, mouse_motion((int)lround(x), 200, 0));
     for (int k = 0; k < 10; k++)
-        feed(&r, wheel);
+        rig_feed(&r, wheel);
     bp_panel_knob_at(&r.panel, &r.input, &r.view, &r.session, "time scale", 1.0, &x, &y2);
     printf("# time scale's knob at y %.0f, after the wheel over the arena %.0f, over the "
            "panel %.0f (window 400 high)\n", y0, y1, y2);

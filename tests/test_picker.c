@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "input.h"
+#include "apprig.h"
 #include "look.h"
 #include "panel.h"
 #include "picker.h"
@@ -42,17 +42,6 @@ static int find(const bp_picker *p, const char *name)
             return (int)i;
     return -1;
 }
-
-typedef struct rig {
-    bp_options opts;
-    bp_world *world;
-    bp_session session;
-    bp_input_handler input;
-    bp_view view;
-    bp_panel panel;
-    bp_picker picker;
-    char err[256];
-} rig;
 
 static void feed(rig *r, SDL_Event ev)
 {

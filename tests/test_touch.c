@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "input.h"
-#include "panel.h"
+#include "apprig.h"
 #include "sdlevents.h"
 #include "session.h"
 #include "tap.h"
@@ -18,18 +17,6 @@
 
 #define WIDTH 1024
 #define HEIGHT 768
-
-typedef struct rig {
-    bp_options opts;
-    bp_world *world;
-    bp_session session;
-    bp_input_handler input;
-    bp_view view;
-    bp_panel panel;
-    bp_touch touch;
-    bp_touch_target target;
-    char err[256];
-} rig;
 
 /* The panel as the window's loop offers it a finger's mouse events. */
 static int panel_ui(void *ctx, const SDL_Event *mouse, bool *used, char *err, size_t err_size)
@@ -43,15 +30,7 @@ static int panel_ui(void *ctx, const SDL_Event *mouse, bool *used, char *err, si
  * hand's doing alone. The window is the arena, logical points its px. */
 static void rig_make(rig *r)
 {
-    memset(r, 0, sizeof *r);
-    r->opts = bp_options_default();
-    bp_params p = bp_params_default();
-    p.gravity = 0.0;
-    p.drag = 0.0;
-    r->world = bp_world_new(&p);
-    bp_world_insert_ball(r->world, 300.0, 500.0, 0.0, 0.0, 40.0, 0.0);
-    bp_session_init(&r->session, r->world, &r->opts);
-    bp_input_init(&r->input, &r->view, &r->opts, r->world);
+    rig_one_ball(r, 300.0, 500.0, 40.0);
     bp_panel_init(&r->panel, WIDTH, HEIGHT);
     bp_touch_init(&r->touch, WIDTH, HEIGHT);
     r->target = (bp_touch_target){.ui = panel_ui, .ui_ctx = r, .h = &r->input,

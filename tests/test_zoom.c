@@ -8,8 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "input.h"
-#include "panel.h"
+#include "apprig.h"
 #include "render.h"
 #include "sdlevents.h"
 #include "session.h"
@@ -18,43 +17,12 @@
 #define WIDTH 1024
 #define HEIGHT 768
 
-typedef struct rig {
-    bp_options opts;
-    bp_world *world;
-    bp_session session;
-    bp_input_handler input;
-    bp_view view;
-    bp_panel panel;
-    char err[256];
-} rig;
-
 /* One ball (r 20) at (300, 200) in a 1024 x 768 arena, no gravity nor
  * drag: where it goes is the hand's doing alone. */
 static void rig_make(rig *r)
 {
-    r->opts = bp_options_default();
-    bp_params p = bp_params_default();
-    p.gravity = 0.0;
-    p.drag = 0.0;
-    r->world = bp_world_new(&p);
-    bp_world_insert_ball(r->world, 300.0, 200.0, 0.0, 0.0, 20.0, 0.0);
-    bp_session_init(&r->session, r->world, &r->opts);
-    bp_input_init(&r->input, &r->view, &r->opts, r->world);
+    rig_one_ball(r, 300.0, 200.0, 20.0);
     bp_panel_init(&r->panel, WIDTH, HEIGHT);
-}
-
-/* As the window's loop: the panel, then the arena if the panel left it.
- * Returns whether the panel took it. */
-static bool feed(rig *r, SDL_Event ev)
-{
-    bool used = false;
-    int status = bp_panel_event(&r->panel, &r->input, &r->view, &r->session, &ev, &used,
-                                r->err, sizeof r->err);
-    if (status == 0 && !used)
-        status = bp_input_handle(&r->input, &r->view, &r->session, &ev, r->err, sizeof r->err);
-    if (status != 0)
-        printf("#   %s\n", r->err);
-    return used;
 }
 
 static SDL_Event wheel(int notches)
@@ -85,35 +53,35 @@ static void the_wheel_and_keys_move_the_camera(void)
     rig r;
     rig_make(&r);
     bp_camera *cam = &r.view.camera;
-    feed(&r, mouse_motion(300, 200, 0));
-    feed(&r, wheel(3));
+    rig_feed(&r, mouse_motion(300, 200, 0));
+    rig_feed(&r, wheel(3));
     double ax, ay;
     bp_camera_to_arena(cam, 300, 200, &ax, &ay);
     TAP_NEAR(cam->zoom, pow(BP_ZOOM_WHEEL_STEP, 3), 1e-12, "three notches in zoom x1.25^3");
     TAP_OK(fabs(ax - 300.0) < 1e-9 && fabs(ay - 200.0) < 1e-9,
            "about the cursor: the arena point under it stays");
-    feed(&r, wheel(-3));
+    rig_feed(&r, wheel(-3));
     TAP_OK(fabs(cam->zoom - 1.0) < 1e-12 && fabs(cam->x) < 1e-9,
            "three notches out show the whole arena again");
-    feed(&r, key_down(SDLK_EQUALS, 0));
-    feed(&r, key_down(SDLK_EQUALS, 0));
+    rig_feed(&r, key_down(SDLK_EQUALS, 0));
+    rig_feed(&r, key_down(SDLK_EQUALS, 0));
     bp_camera_to_arena(cam, WIDTH / 2.0, HEIGHT / 2.0, &ax, &ay);
     TAP_OK(cam->zoom == 4.0 && fabs(ax - WIDTH / 2.0) < 1e-9 && fabs(ay - HEIGHT / 2.0) < 1e-9,
            "+ twice: x4 about the window's centre");
     SDL_Event held = key_down(SDLK_EQUALS, 0);
     held.key.repeat = 1;
     for (int k = 0; k < 10; k++)
-        feed(&r, held);
+        rig_feed(&r, held);
     TAP_OK(cam->zoom == BP_CAMERA_MAX_ZOOM, "held, + goes on to the largest zoom and stops");
-    feed(&r, key_down(SDLK_MINUS, 0));
+    rig_feed(&r, key_down(SDLK_MINUS, 0));
     TAP_OK(cam->zoom == BP_CAMERA_MAX_ZOOM / 2.0, "- halves it");
-    feed(&r, key_down(SDLK_0, 0));
+    rig_feed(&r, key_down(SDLK_0, 0));
     TAP_OK(bp_camera_is_whole(cam) && cam->x == 0.0 && cam->y == 0.0, "0 shows the whole arena");
     TAP_OK(r.world->count == 1 && r.world->x[0] == 300.0 && r.input.undo.past_count == 0 &&
                !r.input.undo.changed,
            "none of it touched the world or made an edit");
-    feed(&r, key_down(SDLK_EQUALS, 0));
-    feed(&r, key_down(SDLK_r, 0));
+    rig_feed(&r, key_down(SDLK_EQUALS, 0));
+    rig_feed(&r, key_down(SDLK_r, 0));
     TAP_OK(bp_camera_is_whole(cam), "R shows the whole arena too, with everything else");
     bp_world_destroy(r.world);
 }
@@ -131,14 +99,14 @@ static void the_hand_works_in_arena_px(void)
     zoom_on_the_ball(&r);
     /* Off the ball's centre by 12 screen points: 3 arena px, inside its
      * 20 px; at zoom 1 the same point would be 12 px off, still inside. */
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 312, 200, 1000));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 312, 200, 1000));
     TAP_OK(r.session.held == 0, "zoomed x4, a press on the ball's picture grabs it");
     TAP_NEAR(r.input.cursor_x, 303.0, 1e-9, "the cursor is at arena x 300 + 12 / 4");
-    feed(&r, mouse_motion(352, 200, 1010));
+    rig_feed(&r, mouse_motion(352, 200, 1010));
     frame(&r, 4);
     printf("# the ball at x %.3f after the cursor went 40 screen points\n", r.world->x[0]);
     TAP_NEAR(r.world->x[0], 310.0, 1e-9, "40 screen points of mouse move the held ball 10 px");
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 352, 200, 1020));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 352, 200, 1020));
     bp_world_destroy(r.world);
 }
 
@@ -148,12 +116,12 @@ static void a_flick_is_measured_in_the_arena(void)
     rig_make(&r);
     zoom_on_the_ball(&r);
     /* 40 screen points every 10 ms: 4,000 points/s, 1,000 arena px/s. */
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 300, 200, 1000));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 300, 200, 1000));
     for (int k = 1; k <= 5; k++) {
-        feed(&r, mouse_motion(300 + 40 * k, 200, 1000 + 10 * k));
+        rig_feed(&r, mouse_motion(300 + 40 * k, 200, 1000 + 10 * k));
         frame(&r, 1);
     }
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 300 + 40 * 6, 200, 1060));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 300 + 40 * 6, 200, 1060));
     printf("# thrown at %.1f, %.1f px/s\n", r.world->vx[0], r.world->vy[0]);
     TAP_OK(r.session.held < 0, "let go");
     TAP_NEAR(r.world->vx[0], 1000.0, 1.0,
@@ -168,10 +136,10 @@ static void the_middle_button_drags_the_arena_or_inspects(void)
     rig_make(&r);
     zoom_on_the_ball(&r);
     double x0 = r.view.camera.x, y0 = r.view.camera.y;
-    feed(&r, middle(SDL_MOUSEBUTTONDOWN, 300, 200));
-    feed(&r, mouse_motion(280, 190, 0));
-    feed(&r, mouse_motion(260, 180, 0));
-    feed(&r, middle(SDL_MOUSEBUTTONUP, 260, 180));
+    rig_feed(&r, middle(SDL_MOUSEBUTTONDOWN, 300, 200));
+    rig_feed(&r, mouse_motion(280, 190, 0));
+    rig_feed(&r, mouse_motion(260, 180, 0));
+    rig_feed(&r, middle(SDL_MOUSEBUTTONUP, 260, 180));
     TAP_OK(fabs(r.view.camera.x - (x0 + 10.0)) < 1e-9 &&
                fabs(r.view.camera.y - (y0 + 5.0)) < 1e-9,
            "a middle drag of (-40, -20) screen points at x4 moves the view (10, 5) px on");
@@ -180,11 +148,11 @@ static void the_middle_button_drags_the_arena_or_inspects(void)
     TAP_OK(fabs(ax - 300.0) < 1e-9 && fabs(ay - 200.0) < 1e-9,
            "the arena point grabbed stays under the cursor");
     TAP_OK(r.session.inspect < 0 && r.session.held < 0, "a drag pins no inspector, grabs nothing");
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 260, 180, 0));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 260, 180, 0));
     TAP_OK(r.session.held == 0, "the ball is where the dragged picture shows it");
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 260, 180, 10));
-    feed(&r, middle(SDL_MOUSEBUTTONDOWN, 262, 181));
-    feed(&r, middle(SDL_MOUSEBUTTONUP, 262, 181));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 260, 180, 10));
+    rig_feed(&r, middle(SDL_MOUSEBUTTONDOWN, 262, 181));
+    rig_feed(&r, middle(SDL_MOUSEBUTTONUP, 262, 181));
     TAP_OK(r.session.inspect == 0, "a middle click on it pins the inspector");
     bp_world_destroy(r.world);
 }
@@ -194,17 +162,17 @@ static void spawns_and_walls_land_under_the_cursor(void)
     rig r;
     rig_make(&r);
     zoom_on_the_ball(&r);
-    feed(&r, mouse_motion(500, 600, 0)); /* arena (350, 300) */
-    feed(&r, key_down(SDLK_s, 0));
-    feed(&r, key_up(SDLK_s));
+    rig_feed(&r, mouse_motion(500, 600, 0)); /* arena (350, 300) */
+    rig_feed(&r, key_down(SDLK_s, 0));
+    rig_feed(&r, key_up(SDLK_s));
     TAP_OK(r.world->count == 2 && fabs(r.world->x[1] - 350.0) < 1e-9 &&
                fabs(r.world->y[1] - 300.0) < 1e-9,
            "S spawns at the arena point under the cursor");
-    feed(&r, key_down(SDLK_LSHIFT, KMOD_LSHIFT));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 100, 700, 0));
-    feed(&r, mouse_motion(300, 700, 10));
-    feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 300, 700, 20));
-    feed(&r, key_up(SDLK_LSHIFT));
+    rig_feed(&r, key_down(SDLK_LSHIFT, KMOD_LSHIFT));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONDOWN, 100, 700, 0));
+    rig_feed(&r, mouse_motion(300, 700, 10));
+    rig_feed(&r, mouse_button(SDL_MOUSEBUTTONUP, 300, 700, 20));
+    rig_feed(&r, key_up(SDLK_LSHIFT));
     const bp_wall *w = r.world->wall_count ? &r.world->walls[r.world->wall_count - 1] : NULL;
     TAP_OK(w && fabs(w->x1 - 250.0) < 1e-9 && fabs(w->x2 - 300.0) < 1e-9 &&
                fabs(w->y1 - 325.0) < 1e-9,
@@ -217,18 +185,18 @@ static void the_wheel_over_the_panel_is_the_panels(void)
     rig r;
     rig_make(&r);
     bp_panel_init(&r.panel, WIDTH, 400); /* shorter than the panel: it scrolls */
-    feed(&r, key_down(SDLK_p, 0));
-    feed(&r, mouse_motion(WIDTH - 60, 200, 0));
-    bool used = feed(&r, wheel(-3));
+    rig_feed(&r, key_down(SDLK_p, 0));
+    rig_feed(&r, mouse_motion(WIDTH - 60, 200, 0));
+    bool used = rig_feed(&r, wheel(-3));
     TAP_OK(used && r.panel.scroll > 0, "over the panel the wheel scrolls it");
     TAP_OK(bp_camera_is_whole(&r.view.camera), "and leaves the camera alone");
     bp_panel_init(&r.panel, WIDTH, HEIGHT); /* tall enough: nothing to scroll */
-    feed(&r, mouse_motion(WIDTH - 60, HEIGHT / 2, 0));
-    used = feed(&r, wheel(3));
+    rig_feed(&r, mouse_motion(WIDTH - 60, HEIGHT / 2, 0));
+    used = rig_feed(&r, wheel(3));
     TAP_OK(used && bp_camera_is_whole(&r.view.camera),
            "with nothing to scroll it still zooms nothing behind the panel");
-    feed(&r, mouse_motion(300, 200, 0));
-    feed(&r, wheel(3));
+    rig_feed(&r, mouse_motion(300, 200, 0));
+    rig_feed(&r, wheel(3));
     TAP_OK(!bp_camera_is_whole(&r.view.camera), "over the arena it zooms");
     bp_world_destroy(r.world);
 }
