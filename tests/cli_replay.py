@@ -213,6 +213,11 @@ def scene_load(tmp):
         check(res.returncode == 2 and ("%s:%d: " % (path, line)) in err and word in err and
               "\n" not in err and not os.path.exists(os.path.join(out, "frames.csv")),
               what + ": exit 2, one line naming FILE:%d, no dump" % line, err)
+    small = scene_recording(tmp, ["world w=100 h=100"], "small.rec")
+    res = run(["--headless", "--replay", small, "--radius", "30"], tmp)
+    err = res.stderr.decode().strip()
+    check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
+          "a scene too small for the run's --radius balls: exit 2, FILE:LINE of its input", err)
     nul = os.path.join(tmp, "nul.rec")
     with open(nul, "wb") as f:
         f.write(b"ballpit-input 1\n20 scene 1\nworld\0 w=500\nend 60\n")

@@ -335,6 +335,13 @@ static int take_scene_text(bp_replay *rp, const char *name, const char *text, si
     memcpy(copy, text + start, *pos - start);
     copy[*pos - start] = '\0';
     in->text = copy;
+    if (!rp->name) {
+        size_t n = strlen(name) + 1;
+        if (!(rp->name = malloc(n)))
+            return 1;
+        memcpy(rp->name, name, n);
+    }
+    in->name = rp->name;
     bp_scene scene;
     int status = bp_scene_parse_at(&scene, name, first, copy, err, err_size);
     bp_scene_free(&scene);
@@ -469,6 +476,7 @@ void bp_replay_free(bp_replay *rp)
     for (size_t k = 0; k < rp->count; k++)
         free(rp->inputs[k].text);
     free(rp->inputs);
+    free(rp->name);
     *rp = (bp_replay){0};
 }
 

@@ -79,8 +79,8 @@ typedef struct bp_input {
     char *text;           /* for BP_INPUT_SCENE: the scene file's text, v[0] lines
                            * (a replay's inputs: the replay owns it; else the
                            * caller's, needed only while the input is applied) */
-    const char *name;     /* for BP_INPUT_SCENE: what messages call it (NULL:
-                           * the recording's name and line) */
+    const char *name;     /* for BP_INPUT_SCENE: the file messages name, the text
+                           * starting at its line line + 1 (line 0: its own file) */
 } bp_input;
 
 /* Name of a kind or a parameter as written in the file. */
@@ -108,6 +108,7 @@ typedef struct bp_replay {
     uint64_t end_step; /* steps the recorded session ran */
     uint64_t scene_step; /* step of the last scene input: no rewind goes back
                           * past it */
+    char *name;        /* the recording's, owned: its scene inputs' name */
 } bp_replay;
 
 /* Lines in a scene's text as a scene input writes them (a last line

@@ -364,7 +364,7 @@ void bp_session_free(bp_session *s)
 static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_size)
 {
     char *text = copy_text(in->text ? in->text : "");
-    char *name = copy_text(in->name ? in->name : "the recorded scene");
+    char *name = copy_text(in->name ? in->name : "scene");
     if (!text || !name) {
         free(text);
         free(name);
@@ -373,10 +373,17 @@ static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_s
     }
     bp_options opts = bp_setup_options_for_scene(s->opts, name);
     opts.scene_text = text;
-    opts.scene_line = in->name ? 1 : in->line + 1;
+    opts.scene_line = in->line + 1;
     int status = 0;
-    bp_world *fresh = bp_setup_world(&opts, &status, err, err_size);
+    char why[512];
+    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
     if (!fresh) {
+        /* Options that do not suit the scene (--balls, --radius) name no
+         * line of it: the message names the input's. */
+        if (in->line > 0 && strncmp(why, name, strlen(name)) != 0)
+            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
+        else
+            snprintf(err, err_size, "%s", why);
         free(text);
         free(name);
         return status;
