@@ -153,10 +153,91 @@ def bad_recordings(tmp):
           "a recording that does not exist is bad input (2)", res.stderr.decode())
 
 
+HEAP = os.path.join(os.path.dirname(DATA), "..", "scenes", "heap.scene")
+
+
+def scene_recording(tmp, scene_lines, name="load.rec"):
+    """A recording by hand: gravity off at step 10, the scene loaded at step
+    20 (its lines embedded), restitution 1 and a spawned ball after it."""
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("ballpit-input 1\n10 set gravity 0\n")
+        f.write("20 scene %d\n" % len(scene_lines))
+        f.write("".join(line + "\n" for line in scene_lines))
+        f.write("25 set restitution 1\n25 spawn 900 700 6\nend 60\n")
+    return path
+
+
+def scene_load(tmp):
+    with open(HEAP) as f:
+        heap = f.read().split("\n")[:-1]
+    balls = sum(1 for line in heap if line.startswith("ball "))
+    rec = scene_recording(tmp, heap)
+    runs = []
+    for k in range(2):
+        out = os.path.join(tmp, "load-%d" % k)
+        saved = os.path.join(tmp, "load-%d.scene" % k)
+        res = run(["--headless", "--balls", "40", "--replay", rec, "--dump", out,
+                   "--dump-every", "20", "--png", "--save-scene", saved], tmp)
+        check(res.returncode == 0, "replay %d of a recording that loads the heap exits 0" % k,
+              res.stderr.decode())
+        files = sorted(os.listdir(out)) if os.path.isdir(out) else []
+        runs.append({name: open(os.path.join(out, name), "rb").read() for name in files})
+    check(runs[0] and runs[0] == runs[1] and "frame-000060.png" in runs[0],
+          "two replays give byte-identical frames.csv, energy.csv and PNG frames",
+          str(sorted(runs[0])))
+    frames = read_frames(os.path.join(tmp, "load-0", "frames.csv"))
+    check(len(frames.get(20, {})) == 40 and len(frames.get(40, {})) == balls + 1,
+          "40 random balls before the load; the heap's %d and the spawned one after it" % balls,
+          "%d, %d" % (len(frames.get(20, {})), len(frames.get(40, {}))))
+    with open(os.path.join(tmp, "load-0.scene")) as f:
+        world = f.read().split("\n")[1]
+    check("w=1024 " in world and "gravity=980 " in world and "restitution=1 " in world and
+          "hz=120" in world,
+          "after it the world has the heap's arena and gravity, and the restitution set", world)
+    cases = [
+        (["world w=500"], 5, "unknown keyword", "a scene that swallows the next input"),
+        (["world w=5"], 4, "width", "a scene whose arena is too small"),
+        (["world w=500 h=400", "ball x=600 y=10 r=5"], 5, "inside", "a ball outside its arena"),
+    ]
+    for k, (lines, line, word, what) in enumerate(cases):
+        path = scene_recording(tmp, lines, "bad-%d.rec" % k)
+        if k == 0:  # claims one line fewer than it holds
+            with open(path) as f:
+                text = f.read().replace("20 scene 1\n", "20 scene 2\n")
+            with open(path, "w") as f:
+                f.write(text)
+        out = os.path.join(tmp, "bad-out-%d" % k)
+        res = run(["--headless", "--replay", path, "--dump", out], tmp)
+        err = res.stderr.decode().strip()
+        check(res.returncode == 2 and ("%s:%d: " % (path, line)) in err and word in err and
+              "\n" not in err and not os.path.exists(os.path.join(out, "frames.csv")),
+              what + ": exit 2, one line naming FILE:%d, no dump" % line, err)
+    small = scene_recording(tmp, ["world w=100 h=100"], "small.rec")
+    res = run(["--headless", "--replay", small, "--radius", "30"], tmp)
+    err = res.stderr.decode().strip()
+    check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
+          "a scene too small for the run's --radius balls: exit 2, FILE:LINE of its input", err)
+    nul = os.path.join(tmp, "nul.rec")
+    with open(nul, "wb") as f:
+        f.write(b"ballpit-input 1\n20 scene 1\nworld\0 w=500\nend 60\n")
+    res = run(["--headless", "--replay", nul], tmp)
+    check(res.returncode == 2 and "nul.rec" in res.stderr.decode(),
+          "a NUL byte in a scene's line: exit 2", res.stderr.decode())
+    huge = os.path.join(tmp, "huge.rec")
+    with open(huge, "w") as f:
+        f.write("ballpit-input 1\n20 scene 999999999\nworld w=500\nend 60\n")
+    res = run(["--headless", "--replay", huge], tmp)
+    check(res.returncode == 2 and (huge + ":5: truncated") in res.stderr.decode(),
+          "a scene of 999999999 lines in a 4-line file: truncated at FILE:5, at once",
+          res.stderr.decode())
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         fling(tmp)
         bad_recordings(tmp)
+        scene_load(tmp)
     return done()
 
 

@@ -331,8 +331,14 @@ static void ctrl_o_asks_for_a_scene_name(void)
     r.opts.record_path = "run.rec";
     bp_input_init(&r.input, &r.view, &r.opts, r.world);
     feed(&r, key_down(SDLK_o, KMOD_LCTRL));
+    TAP_OK(r.view.prompting && !r.view.load_scene,
+           "recording, Ctrl+O asks for a name: the recording holds the load");
+    r.opts.record_path = NULL;
+    r.opts.dump_dir = "out";
+    bp_input_init(&r.input, &r.view, &r.opts, r.world);
+    feed(&r, key_down(SDLK_o, KMOD_LCTRL));
     TAP_OK(!r.view.prompting && r.view.load_scene,
-           "recording, Ctrl+O asks for no name: the load says at once why it cannot");
+           "dumping, Ctrl+O asks for no name: the load says at once why it cannot");
     bp_world_destroy(r.world);
 }
 

@@ -115,6 +115,29 @@ static void malformed_and_truncated_recordings_name_file_and_line(void)
     bad("ballpit-input 1\n1\nend 5\n", 2, "step without a kind: rec.txt:2");
     bad("ballpit-input 1\n1 grab 0 0\nend\n", 3, "end without a step: rec.txt:3");
     bad("ballpit-input 1\n1 grab\0 0 0\nend 5\n", 2, "a NUL byte: rec.txt:2");
+    bad("ballpit-input 1\n1 scene\nend 5\n", 2, "scene without its line count: rec.txt:2");
+    bad("ballpit-input 1\n1 scene 2 3\nend 5\n", 2, "scene with two numbers: rec.txt:2");
+    bad("ballpit-input 1\n1 scene 1.5\nx\nend 5\n", 2, "scene of 1.5 lines: rec.txt:2");
+    bad("ballpit-input 1\n1 scene -1\nend 5\n", 2, "scene of -1 lines: rec.txt:2");
+    bad("ballpit-input 1\n1 scene 1e300\nend 5\n", 2, "scene of 1e300 lines: rec.txt:2");
+    bad("ballpit-input 1\n1 scene 999999999\nworld w=500\nend 5\n", 5,
+        "scene of more lines than the file has: truncated at rec.txt:5");
+    bad("ballpit-input 1\n1 scene 2\nworld w=500\n", 4,
+        "scene whose last line is missing: rec.txt:4");
+    bad("ballpit-input 1\n1 scene 1\nworld w=500", 3,
+        "scene whose line lacks its newline: rec.txt:3");
+    bad("ballpit-input 1\n1 scene 2\nworld w=500\nbal x=1\nend 5\n", 4,
+        "a scene line that does not parse: rec.txt:4, the recording's line");
+    bad("ballpit-input 1\n5 scene 0\n6 rewind 4\nend 8\n", 3,
+        "a rewind past a scene load: rec.txt:3");
+    const char nul[] = "ballpit-input 1\n1 scene 1\nworld\0 w=500\nend 5\n";
+    bp_replay rp;
+    char err[256] = "";
+    int status = bp_replay_parse(&rp, "rec.txt", nul, sizeof nul - 1, err, sizeof err);
+    TAP_OK(status == 2 && strncmp(err, "rec.txt:3: ", 11) == 0,
+           "a NUL byte in a scene's line: rec.txt:3");
+    if (status == 0)
+        bp_replay_free(&rp);
 }
 
 /* A world with no gravity or drag, ball 0 (r 20) at (200, 200) and ball 1
@@ -467,6 +490,108 @@ static void a_recorded_session_replays_bit_for_bit(void)
     remove(path);
 }
 
+/* A small scene a session loads mid-run: its own arena and rules, three
+ * balls and a wall, and a comment (a '#' inside the embedded text). */
+static const char small_scene[] = "# three balls on a slope\n"
+                                  "world w=400 h=300 gravity=500 restitution=0.7 hz=240\n"
+                                  "wall x1=0 y1=200 x2=400 y2=280 r=3\n"
+                                  "ball x=50 y=50 r=10 vx=30\n"
+                                  "ball x=150 y=60 r=12\n"
+                                  "ball x=250 y=70 r=8 vy=-40\n";
+
+/* One session drives, records and rewinds across a scene load; a second
+ * replays the file. */
+static void a_scene_load_is_recorded_whole_and_replays_bit_for_bit(void)
+{
+    char path[] = "/tmp/bp-test-scene-XXXXXX";
+    int fd = mkstemp(path);
+    TAP_OK(fd >= 0, "temporary recording file");
+    if (fd < 0)
+        return;
+    close(fd);
+    bp_options opts = bp_options_default();
+    int status;
+    char err[256] = "";
+    bp_world *live = bp_setup_world(&opts, &status, err, sizeof err);
+    bp_world *again = bp_setup_world(&opts, &status, err, sizeof err);
+    bp_input_writer writer;
+    bp_input_writer_open(&writer, path, err, sizeof err);
+    bp_history h;
+    bp_history_init(&h, 30.0, live->params.hz, BP_HISTORY_MAX_BYTES);
+    bp_session s;
+    bp_session_init(&s, live, &opts);
+    bp_session_keep_history(&s, &h);
+    s.writer = &writer;
+    bp_input set = {.kind = BP_INPUT_SET, .param = BP_PARAM_GRAVITY, .v = {0.0}};
+    bp_input scene = {.kind = BP_INPUT_SCENE, .text = (char *)small_scene, .name = "small.scene"};
+    scene.v[0] = (double)bp_input_scene_lines(small_scene);
+    bp_input broken = scene;
+    broken.text = "world w=5\n";
+    for (int k = 0; k < 120; k++) {
+        if (k == 30)
+            bp_session_apply(&s, &set, err, sizeof err);
+        if (k == 60) {
+            size_t before = live->count;
+            int refused = bp_session_apply(&s, &broken, err, sizeof err);
+            TAP_OK(refused == 2 && strncmp(err, "small.scene:1: ", 15) == 0 &&
+                       live->count == before && live->params.gravity == 0.0,
+                   "a scene that does not build is bad input (2, NAME:LINE), the world untouched");
+            status = bp_session_apply(&s, &scene, err, sizeof err);
+            TAP_OK(status == 0 && live->count == 3 && live->wall_count == 1 &&
+                       live->params.width == 400.0 && live->params.gravity == 500.0 &&
+                       live->params.hz == 240.0 && s.tick == 60,
+                   "a scene input swaps in the scene: its 3 balls, wall, arena and rules");
+        }
+        if (k == 90) {
+            bp_input rewind = {.kind = BP_INPUT_REWIND, .v = {75.0}};
+            status = bp_session_apply(&s, &rewind, err, sizeof err);
+            TAP_OK(status == 0 && s.tick == 75 && live->count == 3,
+                   "a rewind to after the load stays in the loaded scene");
+            bp_input past = {.kind = BP_INPUT_REWIND, .v = {59.0}};
+            TAP_OK(bp_session_apply(&s, &past, err, sizeof err) == 1 && s.tick == 75,
+                   "a rewind to before the load is refused: the history starts at the load");
+        }
+        if (k == 100) {
+            act(&s, BP_INPUT_RESET, 0, 0);
+            TAP_OK(live->count == 3 && live->params.width == 400.0 && live->x[0] == 50.0,
+                   "reset goes back to the loaded scene, not the first one");
+        }
+        bp_session_step(&s, err, sizeof err);
+    }
+    bp_input_writer_close(&writer, s.tick, err, sizeof err);
+    bp_replay rp;
+    status = bp_replay_load(&rp, path, err, sizeof err);
+    const bp_input *load = NULL;
+    for (size_t k = 0; status == 0 && k < rp.count; k++)
+        load = rp.inputs[k].kind == BP_INPUT_SCENE ? &rp.inputs[k] : load;
+    TAP_OK(status == 0 && load && load->step == 60 && strcmp(load->text, small_scene) == 0,
+           "the recording holds the scene's text whole at step 60");
+    if (status)
+        printf("#   %s\n", err);
+    bp_params first = again->params;
+    TAP_OK(status == 0 && bp_replay_check_arena(&rp, &first, path, err, sizeof err) == 0,
+           "its inputs fit the arenas they act in");
+    bp_history h2;
+    bp_history_init(&h2, 30.0, again->params.hz, BP_HISTORY_MAX_BYTES);
+    bp_session r;
+    bp_session_init(&r, again, &opts);
+    bp_session_keep_history(&r, &h2);
+    while (status == 0 && r.tick < rp.end_step) {
+        status = bp_session_feed(&r, &rp, err, sizeof err);
+        bp_session_step(&r, err, sizeof err);
+    }
+    TAP_OK(status == 0 && same_world(live, again),
+           "the replay, load and rewind and reset included, equals the live run bit for bit");
+    bp_replay_free(&rp);
+    bp_session_free(&s);
+    bp_session_free(&r);
+    bp_history_free(&h);
+    bp_history_free(&h2);
+    bp_world_destroy(live);
+    bp_world_destroy(again);
+    remove(path);
+}
+
 static void a_stop_request_ends_the_step_unfinished_and_survives_a_reset(void)
 {
     bp_options opts = bp_options_default();
@@ -554,6 +679,7 @@ int main(void)
     delete_takes_the_topmost_ball_and_lets_go();
     reset_restores_the_initial_world_exactly();
     a_recorded_session_replays_bit_for_bit();
+    a_scene_load_is_recorded_whole_and_replays_bit_for_bit();
     a_stop_request_ends_the_step_unfinished_and_survives_a_reset();
     inputs_that_break_the_arena_limits_are_clamped_or_dropped();
     rolling_and_hz_are_set_by_name_and_checked();

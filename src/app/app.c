@@ -27,8 +27,10 @@
 #include "recorder.h"
 #include "render.h"
 #include "scene.h"
+#include "scenepath.h"
 #include "setup.h"
 #include "steptime.h"
+#include "textfile.h"
 #include "touch.h"
 #include "trails.h"
 
@@ -106,8 +108,7 @@ typedef struct bp_app {
     bp_look shown_look;
     int64_t shown_inspect;
     bool shown_chart, shown_message;
-    bp_options loaded_opts; /* the options of a scene loaded with Ctrl+O ... */
-    char loaded_name[128];  /* ... and its name */
+    char loaded_name[128];  /* the name of a scene loaded with Ctrl+O */
     bp_trails trails;
     bool trails_live; /* trails holds the recent path (T is on) */
     bp_chart chart;
@@ -180,12 +181,17 @@ static void note_step_time(bp_app *app, Uint64 from, Uint64 to)
     bp_steptime_add(&app->second_now, (double)(to - from) / (double)freq);
 }
 
+static void follow_load(bp_app *app);
+
 static bool step(bp_app *app, char *err, size_t err_size)
 {
     bp_session *s = &app->session;
     if (app->opts->replay_path) {
+        unsigned loads = s->loads;
         if (bp_session_feed(s, &app->replay, err, err_size) != 0)
             return false;
+        if (s->loads != loads)
+            follow_load(app);
         if (!app->replay_done && app->replay.next == app->replay.count &&
             s->tick >= app->replay.end_step) {
             app->replay_done = true;
@@ -324,36 +330,10 @@ static void fit_window(bp_app *app)
 #endif
 }
 
-/* Ctrl+O: the world of the scene named in the prompt (a file, or an
- * example by name), swapped in as a reset swaps in the initial world; R
- * then goes back to it. Not while recording or dumping: those files hold
- * one scene's run. false when memory runs out (app->err). */
-static bool load_scene(bp_app *app)
+/* After a load (Ctrl+O, or a replayed scene input): the window fits the
+ * new arena, and the edits and drags of the old scene are gone. */
+static void follow_load(bp_app *app)
 {
-    if (app->view.one_scene) {
-        tell_error(app, "Ctrl+O:", "not while --record-input or --dump write one scene's run");
-        return true;
-    }
-    /* A name that fails to load leaves the one R resets to as it was. */
-    char name[sizeof app->loaded_name];
-    snprintf(name, sizeof name, "%s", app->view.prompt);
-    bp_options opts = bp_setup_options_for_scene(app->session.opts, name);
-    int status = 0;
-    char why[512];
-    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
-    if (!fresh) {
-        tell_error(app, "cannot load:", why);
-        return true;
-    }
-    memcpy(app->loaded_name, name, sizeof name);
-    opts.scene_path = app->loaded_name;
-    app->loaded_opts = opts;
-    bool kept = bp_session_load(&app->session, fresh, &app->loaded_opts);
-    bp_world_destroy(fresh);
-    if (!kept) {
-        snprintf(app->err, sizeof app->err, "history: out of memory");
-        return false;
-    }
     const bp_world *w = app->session.world;
     app->furthest = app->session.tick;
     app->input.dragging = app->input.drawing_wall = app->input.dragging_end = false;
@@ -364,6 +344,42 @@ static bool load_scene(bp_app *app)
     app->view.camera = bp_camera_whole(w->params.width, w->params.height);
     fit_window(app);
     SDL_RenderSetLogicalSize(app->renderer, app->width, app->height);
+}
+
+/* Ctrl+O: the scene named in the prompt (a file, or an example by name)
+ * as a scene input carrying its text, so a recording holds it whole; R
+ * then goes back to it. Not while dumping: frames.csv and its PNGs are one
+ * arena's. false when memory runs out (app->err). */
+static bool load_scene(bp_app *app)
+{
+    if (app->view.one_scene) {
+        tell_error(app, "Ctrl+O:", "not while --dump writes one scene's frames");
+        return true;
+    }
+    /* A name that fails to load leaves the one R resets to as it was. */
+    char name[sizeof app->loaded_name], path[4096], why[512];
+    snprintf(name, sizeof name, "%s", app->view.prompt);
+    char *text = NULL;
+    size_t len = 0;
+    int status = bp_scene_find(name, path, sizeof path, why, sizeof why) ? 0 : 2;
+    if (status == 0)
+        status = bp_read_text_file(path, BP_TEXT_MAX_BYTES, &text, &len, why, sizeof why);
+    if (status == 0) {
+        bp_input in = {.kind = BP_INPUT_SCENE, .text = text, .name = path};
+        in.v[0] = (double)bp_input_scene_lines(text);
+        status = bp_session_apply(&app->session, &in, why, sizeof why);
+    }
+    free(text);
+    if (status == 2) {
+        tell_error(app, "cannot load:", why);
+        return true;
+    }
+    if (status != 0) {
+        snprintf(app->err, sizeof app->err, "%s", why);
+        return false;
+    }
+    memcpy(app->loaded_name, name, sizeof name);
+    follow_load(app);
     tell(app, "loaded", app->loaded_name);
     return true;
 }
@@ -1015,6 +1031,7 @@ static int app_finish(bp_app *app, int status)
     }
     bp_replay_free(&app->replay);
     bp_history_free(&app->history);
+    bp_session_free(&app->session);
     free(app->prev_x);
     free(app->prev_y);
     free(app->draw_x);

@@ -13,7 +13,7 @@ void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
                       .show_hud = true,
                       .hint = opts->replay_path == NULL,
                       .replaying = opts->replay_path != NULL,
-                      .one_scene = opts->record_path != NULL || opts->dump_dir != NULL,
+                      .one_scene = opts->dump_dir != NULL,
                       .look = bp_look_from_options(opts),
                       .camera = bp_camera_whole(world->params.width, world->params.height),
                       .trails_on = opts->trails > 0.0 ? opts->trails : BP_TRAILS_DEFAULT};

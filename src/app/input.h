@@ -35,8 +35,8 @@ typedef struct bp_view {
     char prompt[128];
     bool load_scene;      /* ... and Enter asks to load it */
     bool replaying;       /* inputs come from --replay */
-    bool one_scene;       /* --record-input or --dump: their files hold one
-                           * scene's run, so Ctrl+O loads no other */
+    bool one_scene;       /* --dump: its frames are one scene's, so Ctrl+O
+                           * loads no other (a recording holds the loads) */
     bp_look look;         /* colours and overlays (T, V, C, B); its inspect is
                            * the replay's own pin (else the session's counts) */
     double trails_on;     /* seconds of trail T brings back, s */

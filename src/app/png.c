@@ -97,9 +97,36 @@ static bool save_surface(SDL_Surface *surface, const char *path, char *err, size
     return ok;
 }
 
+/* Largest side fit_arena makes, px (as bp_recorder_check's for the first). */
+#define BP_PNG_SIDE_MAX 16384
+
+/* The surface at the world's arena size: a scene loaded mid-run may bring
+ * another. false with a message when it cannot be made. */
+static bool fit_arena(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
+                      size_t err_size)
+{
+    int w = (int)SDL_ceil(SDL_min(world->params.width, BP_PNG_SIDE_MAX + 1.0));
+    int h = (int)SDL_ceil(SDL_min(world->params.height, BP_PNG_SIDE_MAX + 1.0));
+    if (writer->surface->w == w && writer->surface->h == h)
+        return true;
+    SDL_Surface *fresh = w <= BP_PNG_SIDE_MAX && h <= BP_PNG_SIDE_MAX
+                             ? SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888)
+                             : NULL;
+    if (!fresh) {
+        snprintf(err, err_size, "%s: cannot make an image of the loaded scene's %gx%g arena", path,
+                 world->params.width, world->params.height);
+        return false;
+    }
+    SDL_FreeSurface(writer->surface);
+    writer->surface = fresh;
+    return true;
+}
+
 bool bp_png_write(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
                   size_t err_size)
 {
+    if (!fit_arena(writer, world, path, err, err_size))
+        return false;
     SDL_Surface *surface = writer->surface;
     bp_pixels out = {surface->pixels, surface->w, surface->h, surface->pitch / 4};
     bp_picture_extras extras = {.trails = &writer->trails};

@@ -134,9 +134,10 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     /* A replay that was not told --steps runs until its inputs are all fed
      * and it reached the end step: a rewind may have gone back from there. */
     bool by_replay = opts->replay_path && !opts->steps_set;
+    int failed = 0; /* a replayed input's status: 2 for a scene that does not build */
     while (ok && !stop_requested &&
            (session.tick < steps || (by_replay && replay.next < replay.count))) {
-        if (opts->replay_path && bp_session_feed(&session, &replay, err, sizeof err) != 0) {
+        if (opts->replay_path && (failed = bp_session_feed(&session, &replay, err, sizeof err))) {
             ok = false;
             break;
         }
@@ -156,6 +157,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     world->stop = NULL;
     bp_replay_free(&replay);
     bp_history_free(&history);
+    bp_session_free(&session);
     char close_err[512];
     bool closed = bp_recorder_close(&rec, close_err, sizeof close_err);
     char record_err[512];
@@ -164,7 +166,7 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
         fprintf(stderr, "ballpit: %s\n", record_err);
     if (!ok || !closed) {
         fprintf(stderr, "ballpit: %s\n", ok ? close_err : err);
-        return 1;
+        return failed == 2 && closed ? 2 : 1;
     }
     if (recorded && opts->stats)
         print_stats(&rs, wall_s);

@@ -41,6 +41,10 @@ typedef struct bp_options {
     bool radius_set;         /* --radius was given */
     uint64_t seed;
     const char *scene_path;
+    const char *scene_text;  /* the scene itself, parsed instead of scene_path's
+                              * file (a recording's scene input); scene_path then
+                              * names it in messages ... */
+    int scene_line;          /* ... whose lines count from this one (1: its own) */
     uint64_t steps;          /* stop after this many steps ... */
     bool steps_set;          /* ... if given */
     bool headless;

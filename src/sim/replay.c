@@ -8,7 +8,9 @@
 #include "limits.h"
 #include "numparse.h"
 #include "params.h"
+#include "scene.h"
 #include "textfile.h"
+#include "world.h"
 
 #define BP_INPUT_HEADER "ballpit-input 1"
 
@@ -18,7 +20,7 @@ static const char *const kind_names[] = {
     [BP_INPUT_SPAWN] = "spawn", [BP_INPUT_DELETE] = "delete", [BP_INPUT_SET] = "set",
     [BP_INPUT_WALL] = "wall",   [BP_INPUT_UNWALL] = "unwall", [BP_INPUT_WALL_END] = "wallend",
     [BP_INPUT_INSPECT] = "inspect", [BP_INPUT_DELWALL] = "delwall", [BP_INPUT_REMOVE] = "remove",
-    [BP_INPUT_REWIND] = "rewind", [BP_INPUT_RESTORE] = "restore",
+    [BP_INPUT_REWIND] = "rewind", [BP_INPUT_RESTORE] = "restore", [BP_INPUT_SCENE] = "scene",
 };
 /* Numeric arguments of each kind (set has a name first, then one). */
 static const int kind_args[] = {
@@ -26,7 +28,7 @@ static const int kind_args[] = {
     [BP_INPUT_RESUME] = 0, [BP_INPUT_RESET] = 0, [BP_INPUT_SPAWN] = 3,   [BP_INPUT_DELETE] = 2,
     [BP_INPUT_SET] = 1,   [BP_INPUT_WALL] = 5,   [BP_INPUT_UNWALL] = 2, [BP_INPUT_WALL_END] = 4,
     [BP_INPUT_INSPECT] = 1, [BP_INPUT_DELWALL] = 1, [BP_INPUT_REMOVE] = 1,
-    [BP_INPUT_REWIND] = 1, [BP_INPUT_RESTORE] = 9,
+    [BP_INPUT_REWIND] = 1, [BP_INPUT_RESTORE] = 9, [BP_INPUT_SCENE] = 1,
 };
 /* Words a line may hold: a step, a kind and the most numbers (restore's). */
 #define BP_INPUT_WORDS_MAX 11
@@ -73,6 +75,28 @@ bool bp_input_writer_open(bp_input_writer *w, const char *path, char *err, size_
     return true;
 }
 
+size_t bp_input_scene_lines(const char *text)
+{
+    size_t lines = 0, len = strlen(text);
+    for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+        lines++;
+    return lines + (len > 0 && text[len - 1] != '\n');
+}
+
+/* " N", the line's end, then the scene's N lines but for the last one's
+ * newline (the caller ends the line). Negative on a write error. */
+static int put_scene_text(FILE *out, const char *text)
+{
+    size_t len = strlen(text);
+    if (len > 0 && text[len - 1] == '\n')
+        len--;
+    size_t lines = bp_input_scene_lines(text);
+    int n = fprintf(out, " %zu", lines);
+    if (n >= 0 && lines > 0 && (fputc('\n', out) == EOF || fwrite(text, 1, len, out) != len))
+        n = -1;
+    return n;
+}
+
 bool bp_input_writer_put(bp_input_writer *w, const bp_input *in, char *err, size_t err_size)
 {
     if (!w->out)
@@ -82,8 +106,12 @@ bool bp_input_writer_put(bp_input_writer *w, const bp_input *in, char *err, size
         n = fprintf(w->out, " %s", bp_input_param_name(in->param));
     /* A spawn's mass only when it is not the default (old files stay as they were). */
     int args = kind_args[in->kind] + (in->kind == BP_INPUT_SPAWN && in->v[3] != 0.0);
+    if (in->kind == BP_INPUT_SCENE)
+        args = 0; /* its line count comes from the text */
     for (int k = 0; n >= 0 && k < args; k++)
         n = fprintf(w->out, " %.17g", in->v[k]);
+    if (n >= 0 && in->kind == BP_INPUT_SCENE)
+        n = put_scene_text(w->out, in->text);
     if (n < 0 || fputc('\n', w->out) == EOF || fflush(w->out) != 0) {
         snprintf(err, err_size, "%s: write failed: %s", w->path, strerror(errno));
         return false;
@@ -193,6 +221,8 @@ static const char *check_input(const bp_input *in)
     if ((in->kind == BP_INPUT_DELWALL || in->kind == BP_INPUT_REMOVE) &&
         !(in->v[0] >= 0.0 && in->v[0] <= 4294967295.0 && in->v[0] == floor(in->v[0])))
         return "takes a whole number";
+    if (in->kind == BP_INPUT_SCENE && !(in->v[0] >= 0.0 && in->v[0] == floor(in->v[0])))
+        return "scene takes its number of lines";
     if (in->kind == BP_INPUT_INSPECT &&
         !(in->v[0] >= -1.0 && in->v[0] <= 4294967295.0 && in->v[0] == floor(in->v[0])))
         return "inspect takes a ball id or -1";
@@ -268,9 +298,54 @@ static int parse_statement(bp_replay *rp, char **tok, int n, const char *name, i
     if (!why && in.kind == BP_INPUT_REWIND &&
         !(in.v[0] >= 0.0 && in.v[0] == floor(in.v[0]) && in.v[0] <= (double)in.step))
         why = "rewind takes a step number no later than its own";
+    if (!why && in.kind == BP_INPUT_REWIND && in.v[0] < (double)rp->scene_step)
+        why = "rewind goes back past a scene load (the history starts again there)";
     if (why)
         return fail(err, err_size, name, line, why, NULL);
+    if (in.kind == BP_INPUT_SCENE)
+        rp->scene_step = in.step;
     return push(rp, &in) ? 0 : 1;
+}
+
+/* The text of the scene input just parsed at *line: the next v[0] lines
+ * from *pos, each with its newline and no NUL, copied whole and checked as
+ * a scene file (its lines numbered as the recording's). Moves *pos and
+ * *line past them. 0, 2 with "NAME:LINE: message", or 1 (memory). */
+static int take_scene_text(bp_replay *rp, const char *name, const char *text, size_t len,
+                           size_t *pos, int *line, char *err, size_t err_size)
+{
+    bp_input *in = &rp->inputs[rp->count - 1];
+    size_t lines = (size_t)in->v[0]; /* a whole number, at most 10^9 (check_input) */
+    int first = *line + 1;
+    size_t start = *pos;
+    for (size_t k = 0; k < lines; k++) {
+        const char *nl = *pos < len ? memchr(text + *pos, '\n', len - *pos) : NULL;
+        if (!nl || *line == INT32_MAX - 1)
+            return fail(err, err_size, name, *line + 1,
+                        "truncated: the scene ends before its lines do", NULL);
+        (*line)++;
+        size_t n = (size_t)(nl - (text + *pos));
+        if (memchr(text + *pos, '\0', n))
+            return fail(err, err_size, name, *line, "not a text file", NULL);
+        *pos += n + 1;
+    }
+    char *copy = malloc(*pos - start + 1);
+    if (!copy)
+        return 1;
+    memcpy(copy, text + start, *pos - start);
+    copy[*pos - start] = '\0';
+    in->text = copy;
+    if (!rp->name) {
+        size_t n = strlen(name) + 1;
+        if (!(rp->name = malloc(n)))
+            return 1;
+        memcpy(rp->name, name, n);
+    }
+    in->name = rp->name;
+    bp_scene scene;
+    int status = bp_scene_parse_at(&scene, name, first, copy, err, err_size);
+    bp_scene_free(&scene);
+    return status;
 }
 
 int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t len, char *err,
@@ -310,7 +385,10 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
                 status = fail(err, err_size, name, line,
                               "not an input recording (expected '" BP_INPUT_HEADER "')", NULL);
         } else if (count > 0) {
+            size_t before = rp->count;
             status = parse_statement(rp, tok, count, name, line, &ended, err, err_size);
+            if (status == 0 && rp->count > before && rp->inputs[before].kind == BP_INPUT_SCENE)
+                status = take_scene_text(rp, name, text, len, &pos, &line, err, err_size);
         }
         if (status) {
             if (status == 1)
@@ -343,13 +421,41 @@ int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size)
     return status;
 }
 
-int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const char *name,
+/* A scene input's scene built into a world of its own, as a load would
+ * build it: 0 with its arena in *arena, or 2 with "NAME:LINE: message"
+ * (a ball or a wall outside it), 1 when memory runs out. */
+static int check_scene(const bp_input *in, const char *name, bp_params *arena, char *err,
+                       size_t err_size)
+{
+    bp_scene scene;
+    int status = bp_scene_parse_at(&scene, name, in->line + 1, in->text, err, err_size);
+    bp_world *world = status ? NULL : bp_world_new(&scene.params);
+    if (status == 0 && !world) {
+        snprintf(err, err_size, "%s:%d: out of memory", name, in->line);
+        status = 1;
+    }
+    if (world)
+        status = bp_scene_build(&scene, name, world, err, err_size);
+    if (status == 0)
+        *arena = scene.params;
+    bp_world_destroy(world);
+    bp_scene_free(&scene);
+    return status;
+}
+
+int bp_replay_check_arena(const bp_replay *rp, const bp_params *first, const char *name,
                           char *err, size_t err_size)
 {
+    bp_params now = *first;
+    const bp_params *arena = &now;
     for (size_t k = 0; k < rp->count; k++) {
         const bp_input *in = &rp->inputs[k];
         const char *why = NULL;
-        if (in->kind == BP_INPUT_SPAWN)
+        if (in->kind == BP_INPUT_SCENE) {
+            int status = check_scene(in, name, &now, err, err_size);
+            if (status)
+                return status;
+        } else if (in->kind == BP_INPUT_SPAWN)
             why = bp_check_ball_size(arena, in->v[2]);
         else if (in->kind == BP_INPUT_RESTORE) /* a ball as it was: where it was */
             why = bp_check_ball_in_arena(arena, in->v[1], in->v[2], in->v[3]);
@@ -367,7 +473,10 @@ int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const cha
 
 void bp_replay_free(bp_replay *rp)
 {
+    for (size_t k = 0; k < rp->count; k++)
+        free(rp->inputs[k].text);
     free(rp->inputs);
+    free(rp->name);
     *rp = (bp_replay){0};
 }
 

@@ -18,7 +18,14 @@
  *     set NAME VALUE    gravity, restitution, friction, drag, rolling or hz
  *     wall X1 Y1 X2 Y2 R  a new static wall
  *     rewind S          back to the state after step S (at most STEP); the
- *                       inputs after it are stamped from S on again
+ *                       inputs after it are stamped from S on again; not
+ *                       to before the last scene load (the history starts
+ *                       again there)
+ *     scene N           another scene loaded (Ctrl+O): the next N lines are
+ *                       its file's text, whole, so the replay does not hang
+ *                       on a file that may change or move; the world is
+ *                       built from it as --scene would (with the run's other
+ *                       options), and R then resets to it
  * Numbers are written with %.17g, so a replay sets the very same bits. A file
  * without its end line, or whose last line lacks its newline, was cut short
  * and is rejected. */
@@ -50,6 +57,7 @@ typedef enum bp_input_kind {
     BP_INPUT_REMOVE,   /* id: removes that ball (undo of a spawn) */
     BP_INPUT_REWIND,   /* s: back to the state after step s (history.h) */
     BP_INPUT_RESTORE,  /* id x y r m vx vy w angle: ball id back as it was (undo of a delete) */
+    BP_INPUT_SCENE,    /* n: the scene in text (n lines) replaces the world */
 } bp_input_kind;
 
 /* The world parameters an input may set. */
@@ -68,6 +76,11 @@ typedef struct bp_input {
     bp_input_param param; /* for BP_INPUT_SET */
     double v[9];          /* arguments in file order */
     int line;             /* where it was read, 0 if not from a file */
+    char *text;           /* for BP_INPUT_SCENE: the scene file's text, v[0] lines
+                           * (a replay's inputs: the replay owns it; else the
+                           * caller's, needed only while the input is applied) */
+    const char *name;     /* for BP_INPUT_SCENE: the file messages name, the text
+                           * starting at its line line + 1 (line 0: its own file) */
 } bp_input;
 
 /* Name of a kind or a parameter as written in the file. */
@@ -93,7 +106,14 @@ typedef struct bp_replay {
     size_t count, capacity;
     size_t next;       /* first input not yet fed */
     uint64_t end_step; /* steps the recorded session ran */
+    uint64_t scene_step; /* step of the last scene input: no rewind goes back
+                          * past it */
+    char *name;        /* the recording's, owned: its scene inputs' name */
 } bp_replay;
+
+/* Lines in a scene's text as a scene input writes them (a last line
+ * without its newline gets one). */
+size_t bp_input_scene_lines(const char *text);
 
 /* Parses text read from a file called name. Returns 0, 2 with
  * "NAME:LINE: message" in err, or 1 when memory runs out. */
@@ -103,9 +123,10 @@ int bp_replay_parse(bp_replay *rp, const char *name, const char *text, size_t le
 int bp_replay_load(bp_replay *rp, const char *path, char *err, size_t err_size);
 /* Checks the inputs that must fit the arena, as a scene's balls and walls
  * must: a spawned ball no larger than the arena, a wall's ends inside it
- * (drawn or moved).
- * 0, or 2 with "NAME:LINE: message". */
-int bp_replay_check_arena(const bp_replay *rp, const bp_params *arena, const char *name,
+ * (drawn or moved), a scene input's balls and walls inside its own arena,
+ * which the inputs after it must fit. first: the arena they start in.
+ * 0, or 2 with "NAME:LINE: message" (1 when memory runs out). */
+int bp_replay_check_arena(const bp_replay *rp, const bp_params *first, const char *name,
                           char *err, size_t err_size);
 void bp_replay_free(bp_replay *rp);
 

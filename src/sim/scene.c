@@ -269,8 +269,14 @@ static int parse_contact(bp_scene *scene, char *rest, const char *name, int line
 int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *err,
                    size_t err_size)
 {
+    return bp_scene_parse_at(scene, name, 1, text, err, err_size);
+}
+
+int bp_scene_parse_at(bp_scene *scene, const char *name, int first_line, const char *text,
+                      char *err, size_t err_size)
+{
     *scene = (bp_scene){.params = bp_params_default()};
-    int line = 0;
+    int line = first_line - 1;
     const char *cursor = text;
     while (*cursor) {
         line++;

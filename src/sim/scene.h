@@ -49,6 +49,11 @@ typedef struct bp_scene {
  * "NAME:LINE: message" in err (1 when memory runs out). */
 int bp_scene_parse(bp_scene *scene, const char *name, const char *text, char *err,
                    size_t err_size);
+/* The same for text that starts at line first_line of the file called
+ * name (a scene embedded in an input recording): messages and the balls'
+ * lines count from there. */
+int bp_scene_parse_at(bp_scene *scene, const char *name, int first_line, const char *text,
+                      char *err, size_t err_size);
 /* Reads and parses a file: 0, 2 for bad input (and an unreadable file). */
 int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size);
 void bp_scene_free(bp_scene *scene);

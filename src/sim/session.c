@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "limits.h"
 #include "query.h"
@@ -340,6 +341,68 @@ static void set_param(bp_session *s, bp_input_param param, double value)
 
 static int rewind_to(bp_session *s, double target, char *err, size_t err_size);
 
+static char *copy_text(const char *text)
+{
+    size_t len = strlen(text) + 1;
+    char *copy = malloc(len);
+    if (copy)
+        memcpy(copy, text, len);
+    return copy;
+}
+
+void bp_session_free(bp_session *s)
+{
+    free(s->scene_text);
+    free(s->scene_name);
+    s->scene_text = s->scene_name = NULL;
+}
+
+/* A scene input: the world built from its text with the session's options
+ * (as --scene would build it, bp_setup_options_for_scene), swapped in by
+ * bp_session_load; the text and name are kept for resets. 2 when it does
+ * not build, 1 when memory runs out; either way nothing changed. */
+static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_size)
+{
+    char *text = copy_text(in->text ? in->text : "");
+    char *name = copy_text(in->name ? in->name : "scene");
+    if (!text || !name) {
+        free(text);
+        free(name);
+        snprintf(err, err_size, "scene: out of memory");
+        return 1;
+    }
+    bp_options opts = bp_setup_options_for_scene(s->opts, name);
+    opts.scene_text = text;
+    opts.scene_line = in->line + 1;
+    int status = 0;
+    char why[512];
+    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
+    if (!fresh) {
+        /* Options that do not suit the scene (--balls, --radius) name no
+         * line of it: the message names the input's. */
+        if (in->line > 0 && strncmp(why, name, strlen(name)) != 0)
+            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
+        else
+            snprintf(err, err_size, "%s", why);
+        free(text);
+        free(name);
+        return status;
+    }
+    bp_session_free(s);
+    s->scene_text = text;
+    s->scene_name = name;
+    s->scene_opts = opts;
+    bool kept = bp_session_load(s, fresh, &s->scene_opts);
+    bp_world_destroy(fresh);
+    s->inspect = -1; /* an id of the old world's */
+    s->loads++;
+    if (!kept) {
+        snprintf(err, err_size, "history: out of memory");
+        return 1;
+    }
+    return 0;
+}
+
 int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
 {
     in->step = s->tick;
@@ -409,6 +472,9 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
     case BP_INPUT_REWIND:
         status = rewind_to(s, v[0], err, err_size);
         break;
+    case BP_INPUT_SCENE:
+        status = load_scene(s, in, err, err_size);
+        break;
     case BP_INPUT_WALL:
         /* Ends drawn outside the arena come to its edge, and are recorded
          * so: a scene or a recording may not put them outside. */
@@ -422,8 +488,10 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         }
         break;
     }
+    /* A load starts the history again (bp_session_load), so it never
+     * stands among the inputs a rewind applies again. */
     if (status == 0 && s->history && in->kind != BP_INPUT_REWIND &&
-        !bp_history_log(s->history, in)) {
+        in->kind != BP_INPUT_SCENE && !bp_history_log(s->history, in)) {
         snprintf(err, err_size, "history: out of memory");
         status = 1;
     }

@@ -34,6 +34,10 @@ typedef struct bp_session {
     int64_t inspect;           /* id of the ball the inspector follows, or -1: an
                                 * input, so a recording pins it in --png frames */
     bp_history *history;       /* the past, for rewinds; NULL: none kept */
+    bp_options scene_opts;     /* what a scene input loaded (opts then points here), */
+    char *scene_text;          /* with its text and its name, owned, */
+    char *scene_name;          /* kept for resets to it */
+    unsigned loads;            /* scene inputs applied (a window follows them) */
 } bp_session;
 
 /* Starts a session on a world freshly built from opts by bp_setup_world. */
@@ -41,7 +45,8 @@ void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts);
 
 /* Applies one input now, stamping it with the current tick, and records it.
  * Returns 0, or 1 with a message on a runtime failure (memory, writing the
- * recording, rebuilding the world for a reset). */
+ * recording, rebuilding the world for a reset), or 2 when a scene input's
+ * scene does not build (bad input: the world is left as it was). */
 int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size);
 
 /* How a step ended. */
@@ -64,12 +69,17 @@ bp_step_status bp_session_step(bp_session *s, char *err, size_t err_size);
  * long at the new world's rate. false when memory runs out. */
 bool bp_session_load(bp_session *s, bp_world *fresh, const bp_options *opts);
 
+/* Frees what scene inputs left the session holding (not the world). */
+void bp_session_free(bp_session *s);
+
 /* Keeps the session's past in h (initialised, empty, owned by the caller)
  * from now on, so that rewind inputs work. false when memory runs out. */
 bool bp_session_keep_history(bp_session *s, bp_history *h);
 
 /* Applies every input of the replay due at the current tick. Returns as
- * bp_session_apply. */
+ * bp_session_apply. A scene input swaps the world's contents as
+ * bp_session_load does, and the history starts again there: a rewind
+ * reaches back to just after the load, not before it. */
 int bp_session_feed(bp_session *s, bp_replay *rp, char *err, size_t err_size);
 
 /* Index of the wall a point at (x, y) picks (within a few px of its

@@ -1,6 +1,7 @@
 #include "setup.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "limits.h"
 #include "scene.h"
@@ -69,7 +70,16 @@ bp_world *bp_setup_world_until(const bp_options *opts, const volatile int *stop,
 {
     bp_scene scene = {.params = bp_params_default()};
     char scene_path[4096] = "";
-    if (opts->scene_path) {
+    if (opts->scene_text) {
+        size_t n = strlen(opts->scene_path);
+        n = n < sizeof scene_path - 1 ? n : sizeof scene_path - 1;
+        memcpy(scene_path, opts->scene_path, n);
+        scene_path[n] = '\0';
+        *status = bp_scene_parse_at(&scene, scene_path, opts->scene_line, opts->scene_text, err,
+                                    err_size);
+        if (*status)
+            return NULL;
+    } else if (opts->scene_path) {
         if (!bp_scene_find(opts->scene_path, scene_path, sizeof scene_path, err, err_size)) {
             *status = 2;
             return NULL;
@@ -132,6 +142,8 @@ bp_options bp_setup_options_for_scene(const bp_options *given, const char *scene
 {
     bp_options opts = *given;
     opts.scene_path = scene_path;
+    opts.scene_text = NULL;
+    opts.scene_line = 1;
     opts.params = bp_params_default();
     opts.params_set = 0;
     /* The pit stands in for a scene: not for the one loaded now. */

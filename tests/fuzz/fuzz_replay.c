@@ -1,7 +1,8 @@
 /* Fuzz target: the recording parser, then the session replaying it on a
  * small world of random balls, as `--replay FILE --headless` does, with a
  * history kept so that its rewinds go back; inputs of odd length run the
- * soft solver, whose snapshots carry its contacts' memory too. */
+ * soft solver, whose snapshots carry its contacts' memory too. A scene
+ * input builds its embedded scene and goes on in it. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -53,7 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * it is: energy the input made, as a throw's. */
         bool walled = false;
         for (size_t k = fed_from; k < rp.next; k++)
-            walled |= rp.inputs[k].kind == BP_INPUT_WALL || rp.inputs[k].kind == BP_INPUT_WALL_END;
+            walled |= rp.inputs[k].kind == BP_INPUT_WALL || rp.inputs[k].kind == BP_INPUT_WALL_END ||
+                      rp.inputs[k].kind == BP_INPUT_SCENE; /* a new world, its own energy */
         /* Inputs may add energy (a throw, a spawn, gravity turned up), and a
          * held ball is driven by the hand: the bound holds step by step,
          * from what the inputs left, while nothing is held. */
@@ -66,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bp_fuzz_check(s.world, bound, "after a replayed step");
     }
     bp_history_free(&history);
+    bp_session_free(&s);
     bp_world_destroy(world);
     bp_replay_free(&rp);
     return 0;
