@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A whole session in a real window, as a person would run it (issue #42):
+"""A whole session in a real window, as a person would run it:
 under its own Xvfb, ballpit --record-input REC --save-scene LIVE is driven
 with xdotool: P opens the panel, the gravity slider is dragged to 0 and the
 restitution slider to 1, a small spawn radius is set and S held over the
