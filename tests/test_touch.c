@@ -249,6 +249,11 @@ static void a_finger_scrolls_a_panel_taller_than_the_window(void)
     TAP_OK(r.panel.scroll == 200, "dragged up 200 px, it scrolls up 200 units with the finger");
     TAP_OK(r.world->count == 1 && r.session.held < 0 && r.input.undo.past_count == 0,
            "and the drag sets, grabs and spawns nothing");
+    /* A tap that shakes by 4 units on the way is a tap, not a scroll. */
+    feed(&r, finger_at(SDL_FINGERDOWN, 2, 790, 126, 500));
+    feed(&r, finger_at(SDL_FINGERMOTION, 2, 790, 122, 510));
+    feed(&r, finger_at(SDL_FINGERUP, 2, 790, 122, 520));
+    TAP_OK(r.panel.scroll == 200, "a tap that shakes 4 units scrolls nothing");
     rig_free(&r);
 }
 

@@ -42,6 +42,51 @@ static Sint16 mark_y(const mark_map *m, double y)
     return clamp16((y - m->y) * m->k);
 }
 
+/* Clips the segment (x0, y0)-(x1, y1) to the square |x|, |y| <= lim, as a
+ * 16-bit drawing call needs it: clamping each end alone would turn the
+ * segment (a wall drawn at a high zoom, one end far off screen).
+ * false when nothing of it lies inside. */
+static bool clip_segment(double *x0, double *y0, double *x1, double *y1, double lim)
+{
+    double dx = *x1 - *x0, dy = *y1 - *y0, t0 = 0.0, t1 = 1.0;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {*x0 + lim, lim - *x0, *y0 + lim, lim - *y0};
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0.0) {
+            if (q[k] < 0.0)
+                return false; /* parallel to this edge and outside it */
+            continue;
+        }
+        double t = q[k] / p[k];
+        if (p[k] < 0.0)
+            t0 = t > t0 ? t : t0;
+        else
+            t1 = t < t1 ? t : t1;
+    }
+    if (!(t0 <= t1))
+        return false;
+    double ax = *x0 + t0 * dx, ay = *y0 + t0 * dy;
+    *x1 = *x0 + t1 * dx;
+    *y1 = *y0 + t1 * dy;
+    *x0 = ax;
+    *y0 = ay;
+    return true;
+}
+
+/* A wall on its way from (x0, y0) to (x1, y1), arena px: as wide as the
+ * wall it will be (6 arena px, input.c), up to 255. */
+static void draw_wall_preview(SDL_Renderer *renderer, const mark_map *m, double x0, double y0,
+                              double x1, double y1)
+{
+    double ax = (x0 - m->x) * m->k, ay = (y0 - m->y) * m->k;
+    double bx = (x1 - m->x) * m->k, by = (y1 - m->y) * m->k;
+    if (!clip_segment(&ax, &ay, &bx, &by, 32000.0))
+        return;
+    thickLineRGBA(renderer, clamp16(ax), clamp16(ay), clamp16(bx), clamp16(by),
+                  (Uint8)SDL_min(255.0, SDL_max(1.0, SDL_floor(6.0 * m->k + 0.5))), 200, 200,
+                  200, 140);
+}
+
 /* The path the held ball would fly if let go now, as dots every few steps
  * (closer dots: slower flight), and a ring where it would first touch
  * something. */
@@ -98,12 +143,8 @@ void bp_hud_draw_marks(SDL_Renderer *renderer, const bp_session *s, const bp_inp
         aacircleRGBA(renderer, mark_x(&m, x), mark_y(&m, y), (Sint16)(r + 1), 255, 255, 255,
                      120);
     }
-    /* As wide as the wall it will be (6 arena px, input.c), up to 255. */
     if (h->drawing_wall)
-        thickLineRGBA(renderer, mark_x(&m, h->wall_x), mark_y(&m, h->wall_y),
-                      mark_x(&m, h->cursor_x), mark_y(&m, h->cursor_y),
-                      (Uint8)SDL_min(255.0, SDL_max(1.0, SDL_floor(6.0 * m.k + 0.5))), 200, 200,
-                      200, 140);
+        draw_wall_preview(renderer, &m, h->wall_x, h->wall_y, h->cursor_x, h->cursor_y);
     if (k < 1.0)
         SDL_RenderSetScale(renderer, scale_x, scale_y);
 }
@@ -371,10 +412,25 @@ static const char *const help_lines[] = {
 };
 #define BP_HELP_LINES (int)(sizeof help_lines / sizeof help_lines[0])
 
+/* The help's size: columns of its widest line, and rows with its title. */
+#define BP_HELP_COLS 52
+#define BP_HELP_ROWS (BP_HELP_LINES + 3)
+
+/* The text scale the help is drawn at: the HUD's, or less where the help
+ * would not fit the output (a phone: at its finger-sized scale the help
+ * ran off the screen's side upright, off its bottom turned). */
+static int help_scale(int out_w, int out_h, int scale)
+{
+    while (scale > 1 && ((BP_HELP_COLS * BP_GLYPH + 12) * scale > out_w ||
+                         (BP_HELP_ROWS * BP_LINE + 12) * scale > out_h))
+        scale--;
+    return scale;
+}
+
 static void draw_help(SDL_Renderer *renderer, bp_text *glyphs, int width, int height,
                       bool replaying)
 {
-    int cols = 52, rows = BP_HELP_LINES + 3;
+    int cols = BP_HELP_COLS, rows = BP_HELP_ROWS;
     int x = (width - cols * BP_GLYPH) / 2, y = (height - rows * BP_LINE) / 2;
     text_box b = {.renderer = renderer, .text = glyphs, .x = x < 6 ? 6 : x, .y = y < 6 ? 6 : y};
     line(&b, 255, 255, 255, "ballpit keys");
@@ -458,6 +514,8 @@ void bp_hud_draw_text(SDL_Renderer *renderer, bp_text *glyphs, const bp_session 
         bp_text_flush(glyphs, renderer);
     }
     if (view->show_help) {
+        scale = help_scale(out_w, out_h, scale);
+        SDL_RenderSetScale(renderer, (float)scale, (float)scale);
         draw_help(renderer, glyphs, out_w / scale, out_h / scale, view->replaying);
         bp_text_flush(glyphs, renderer);
     }

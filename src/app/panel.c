@@ -23,6 +23,9 @@
 #define TRACK_R 2        /* half the track's thickness */
 #define TAB_W (8 * GLYPH + 14)
 #define TAB_H 22
+/* Panel units a press off the sliders moves before it scrolls the panel:
+ * a click on a button that shakes a little does not. */
+#define BP_PANEL_SCROLL_SLOP 6.0
 /* Units one notch of the wheel scrolls a panel taller than the window. */
 #define BP_PANEL_WHEEL_STEP 40
 /* World: 6 sliders; spawn: 3; time: a slider and a row of buttons; view:
@@ -532,14 +535,19 @@ int bp_panel_event(bp_panel *p, bp_input_handler *h, bp_view *view, bp_session *
         if (ev->button.button != SDL_BUTTON_LEFT)
             return 0;
         p->captured = true;
+        p->scrolling = false;
         p->grip_y = p->my;
         return run(p, UI_PRESS, h, view, s, err, err_size);
     case SDL_MOUSEMOTION:
         locate(p, ev->motion.x, ev->motion.y);
         if (p->captured && !p->active && view->show_panel) {
             /* Held off the sliders: the panel moves with the hand (a
-             * finger has no wheel). */
+             * finger has no wheel), once it has moved further than a
+             * click's shake. */
             *used = true;
+            p->scrolling |= fabs(p->grip_y - p->my) >= BP_PANEL_SCROLL_SLOP;
+            if (!p->scrolling)
+                return 0;
             scroll_by(p, (int)lround(p->grip_y - p->my));
             p->grip_y = p->my;
             return 0;

@@ -29,6 +29,7 @@ typedef struct bp_panel {
     int scale;         /* output pixels per panel unit (as the HUD's text) */
     int scroll;        /* units the panel is scrolled up, in a window shorter than it */
     double grip_y;     /* where a press off the sliders holds the panel, panel units */
+    bool scrolling;    /* that press has moved past the slop: it scrolls */
 } bp_panel;
 
 /* A panel for a window width x height panel units across, event

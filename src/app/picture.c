@@ -149,13 +149,18 @@ static void draw_vectors(const bp_pixels *out, const bp_world *w, const double *
     }
 }
 
-/* A ring round the inspected ball and a panel beside it. */
+/* A ring round the inspected ball and a panel beside it, if it is in view. */
 static void draw_inspector(const bp_pixels *out, const bp_world *w, size_t i, const double *dx,
                            const double *dy, const bp_raster_view *v, size_t contacts, int ts)
 {
     double bx = dx ? dx[i] : w->x[i], by = dy ? dy[i] : w->y[i];
     float cx = (float)at_x(v, bx), cy = (float)at_y(v, by);
     float rr = (float)(w->r[i] * v->scale) + 3.0f * (float)ts;
+    /* Zoomed in elsewhere: the ball is out of view, and a panel clamped to
+     * the edge would stand beside nothing. */
+    if (cx + rr < 0.0f || cy + rr < 0.0f || cx - rr > (float)out->width ||
+        cy - rr > (float)out->height)
+        return;
     for (int k = 0; k < 48; k++) {
         double a0 = k * (2.0 * M_PI / 48), a1 = (k + 1) * (2.0 * M_PI / 48);
         bp_paint_capsule(out, cx + rr * (float)cos(a0), cy + rr * (float)sin(a0),

@@ -25,11 +25,12 @@ void bp_text_flush(bp_text *text, SDL_Renderer *renderer);
 
 /* Output pixels per unit of the HUD's text and the panels, for an output of
  * out_w x out_h pixels in a window win_w points wide (0: unknown): whole
- * steps from 640x480 up (the 8 px font stays crisp), and at least 4/3 of a
- * window point. A phone has few points and many pixels to each: at 3x, 8 px
- * glyphs were under a millimetre tall and the panel a third of an inch
- * across; at 4/3 a button is 27 points tall, for a fingertip, and the panel
- * still fits across a phone 360 points wide. */
+ * steps from 640x480 up (the 8 px font stays crisp), and 4/3 of a window
+ * point in whole pixels, rounded down (1.33 points at 3x, 1 at 2x), so the
+ * panel's 256 units still fit across a phone 360 points wide. A phone has
+ * few points and many pixels to each: at 3x, 8 px glyphs were under a
+ * millimetre tall and the panel a third of an inch across; at 4/3 a button
+ * is 27 points tall, for a fingertip. */
 int bp_text_scale(int out_w, int out_h, int win_w);
 /* The same for the renderer's output and window; 1 when it has none. */
 int bp_text_scale_of(SDL_Renderer *renderer);

@@ -39,6 +39,10 @@ bp_zoom_result bp_zoom_event(bp_zoom_hand *hand, bp_camera *cam, const SDL_Event
     case SDL_MOUSEMOTION:
         hand->x = ev->motion.x;
         hand->y = ev->motion.y;
+        /* A release something else took (the picker over the arena takes
+         * every event) ends the drag too: the button is up. */
+        if (!(ev->motion.state & SDL_BUTTON_MMASK))
+            hand->middle_down = hand->panning = false;
         if (hand->middle_down)
             drag(hand, cam, hand->x, hand->y);
         return BP_ZOOM_NONE;
