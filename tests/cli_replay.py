@@ -218,6 +218,27 @@ def scene_load(tmp):
     err = res.stderr.decode().strip()
     check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
           "a scene too small for the run's --radius balls: exit 2, FILE:LINE of its input", err)
+    # Checked with the run's options before anything is written: reached
+    # mid-run, the dump was already half written (and exit 1 for --png).
+    tiny = scene_recording(tmp, ["world w=40 h=40"], "tiny.rec")
+    wide = scene_recording(tmp, ["world w=20000 h=100"], "wide.rec")
+    late = [
+        (["--radius", "30", "--png"], small, ": scene: --balls",
+         "a scene the run's --radius does not fit, with --dump --png"),
+        (["--balls", "3", "--png"], wide, ": scene: --png: a 20000x100 arena",
+         "a scene wider than a PNG may be, with --dump --png"),
+        # --arena does not change a scene input's arena: not to be advised.
+        ([], tiny, ": scene: its 40x40 arena",
+         "a scene too small for the default balls"),
+    ]
+    for k, (args, path, words, what) in enumerate(late):
+        out = os.path.join(tmp, "late-%d" % k)
+        res = run(["--headless", "--replay", path, "--dump", out] + args, tmp)
+        err = res.stderr.decode().strip()
+        check(res.returncode == 2 and (path + ":3" + words) in err and "\n" not in err and
+              (path != tiny or "--arena" not in err) and
+              not os.path.exists(out),
+              what + ": exit 2, one line naming FILE:3, no --arena, no dump", err)
     nul = os.path.join(tmp, "nul.rec")
     with open(nul, "wb") as f:
         f.write(b"ballpit-input 1\n20 scene 1\nworld\0 w=500\nend 60\n")

@@ -970,6 +970,8 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
         if (status == 0)
             status = bp_replay_check_arena(&app->replay, &world->params, opts->replay_path, err,
                                            sizeof err);
+        if (status == 0)
+            status = bp_recorder_check_scenes(opts, &app->replay, err, sizeof err);
         if (status) {
             fprintf(stderr, "ballpit: %s\n", err);
             return status;

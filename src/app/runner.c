@@ -69,26 +69,38 @@ static void print_stats(const run_stats *rs, double wall_s)
     fflush(stdout);
 }
 
+/* The replay read and checked against the world and the options (each
+ * scene input built with them: a bad one is refused here, not when it is
+ * reached with frames already written), and whether the options can
+ * record the world. 0, or the exit status with its message printed. */
+static int load_replay(bp_replay *replay, const bp_world *world, const bp_options *opts)
+{
+    char err[512];
+    int status = 0;
+    if (opts->replay_path) {
+        status = bp_replay_load(replay, opts->replay_path, err, sizeof err);
+        if (status == 0)
+            status = bp_replay_check_arena(replay, &world->params, opts->replay_path, err,
+                                           sizeof err);
+        if (status == 0)
+            status = bp_recorder_check_scenes(opts, replay, err, sizeof err);
+    }
+    if (status == 0 && !bp_recorder_check(opts, world, err, sizeof err))
+        status = 2;
+    if (status) {
+        bp_replay_free(replay);
+        fprintf(stderr, "ballpit: %s\n", err);
+    }
+    return status;
+}
+
 int bp_run_headless(bp_world *world, const bp_options *opts)
 {
     char err[512];
     bp_replay replay = {0};
-    if (opts->replay_path) {
-        int status = bp_replay_load(&replay, opts->replay_path, err, sizeof err);
-        if (status == 0)
-            status = bp_replay_check_arena(&replay, &world->params, opts->replay_path, err,
-                                           sizeof err);
-        if (status) {
-            bp_replay_free(&replay);
-            fprintf(stderr, "ballpit: %s\n", err);
-            return status;
-        }
-    }
-    if (!bp_recorder_check(opts, world, err, sizeof err)) {
-        bp_replay_free(&replay);
-        fprintf(stderr, "ballpit: %s\n", err);
-        return 2;
-    }
+    int loaded = load_replay(&replay, world, opts);
+    if (loaded)
+        return loaded;
     /* A replay runs as long as the recorded session did, unless told. */
     uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
     bp_session session;

@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,10 +358,73 @@ void bp_session_free(bp_session *s)
     s->scene_text = s->scene_name = NULL;
 }
 
-/* A scene input: the world built from its text with the session's options
- * (as --scene would build it, bp_setup_options_for_scene), swapped in by
- * bp_session_load; the text and name are kept for resets. 2 when it does
- * not build, 1 when memory runs out; either way nothing changed. */
+/* Whether msg starts "name:LINE:", so names a line of the scene already
+ * (a message that merely starts with the name, as radius_fits's, does
+ * not: the name is the recording's, and the line the input's). */
+static bool names_line(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(msg, name, n) != 0 || msg[n] != ':' || !isdigit((unsigned char)msg[n + 1]))
+        return false;
+    const char *p = msg + n + 1;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == ':';
+}
+
+/* The world of scene input in (text, from a file called name) built with
+ * the run's options as --scene would build it (bp_setup_options_for_scene),
+ * which go to *opts. NULL with *status 2 (bad input) or 1 and a message in
+ * err naming the input's FILE:LINE. */
+static bp_world *build_scene(const bp_options *run, const bp_input *in, const char *name,
+                             const char *text, bp_options *opts, int *status, char *err,
+                             size_t err_size)
+{
+    *opts = bp_setup_options_for_scene(run, name);
+    opts->scene_text = text;
+    opts->scene_line = in->line + 1;
+    char why[512];
+    bp_world *fresh = bp_setup_world(opts, status, why, sizeof why);
+    if (!fresh) {
+        /* Options that do not suit the scene (--balls, --radius) name no
+         * line of it: the message names the input's. */
+        if (in->line > 0 && !names_line(why, name))
+            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
+        else
+            snprintf(err, err_size, "%s", why);
+    }
+    return fresh;
+}
+
+int bp_session_check_scenes(const bp_replay *rp, const bp_options *opts, double max_side,
+                            char *err, size_t err_size)
+{
+    for (size_t k = 0; k < rp->count; k++) {
+        const bp_input *in = &rp->inputs[k];
+        if (in->kind != BP_INPUT_SCENE)
+            continue;
+        const char *name = in->name ? in->name : "scene";
+        bp_options scene_opts;
+        int status = 0;
+        bp_world *w = build_scene(opts, in, name, in->text ? in->text : "", &scene_opts, &status,
+                                  err, err_size);
+        if (!w)
+            return status;
+        double wide = w->params.width, high = w->params.height;
+        bp_world_destroy(w);
+        if (max_side > 0.0 && (wide > max_side || high > max_side)) {
+            snprintf(err, err_size,
+                     "%s:%d: scene: --png: a %gx%g arena is too large to render (at most %g px "
+                     "a side)", name, in->line, wide, high, max_side);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* A scene input: the world built from its text (build_scene), swapped in
+ * by bp_session_load; the text and name are kept for resets. 2 when it
+ * does not build, 1 when memory runs out; either way nothing changed. */
 static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_size)
 {
     char *text = copy_text(in->text ? in->text : "");
@@ -371,19 +435,10 @@ static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_s
         snprintf(err, err_size, "scene: out of memory");
         return 1;
     }
-    bp_options opts = bp_setup_options_for_scene(s->opts, name);
-    opts.scene_text = text;
-    opts.scene_line = in->line + 1;
+    bp_options opts;
     int status = 0;
-    char why[512];
-    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
+    bp_world *fresh = build_scene(s->opts, in, name, text, &opts, &status, err, err_size);
     if (!fresh) {
-        /* Options that do not suit the scene (--balls, --radius) name no
-         * line of it: the message names the input's. */
-        if (in->line > 0 && strncmp(why, name, strlen(name)) != 0)
-            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
-        else
-            snprintf(err, err_size, "%s", why);
         free(text);
         free(name);
         return status;
