@@ -239,6 +239,14 @@ def scene_load(tmp):
               (path != tiny or "--arena" not in err) and
               not os.path.exists(out),
               what + ": exit 2, one line naming FILE:3, no --arena, no dump", err)
+    # The window refuses it the same way (no display needed: SDL's dummy).
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    res = subprocess.run([BALLPIT, "--replay", small, "--radius", "30", "--steps", "40"],
+                         cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                         env=env)
+    err = res.stderr.decode().strip()
+    check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
+          "a windowed replay of a scene the options do not fit: exit 2, FILE:LINE", err)
     nul = os.path.join(tmp, "nul.rec")
     with open(nul, "wb") as f:
         f.write(b"ballpit-input 1\n20 scene 1\nworld\0 w=500\nend 60\n")

@@ -84,6 +84,7 @@ typedef struct bp_app {
     bp_session session;
     bp_input_writer writer;
     bp_replay replay;
+    int fed; /* the replay's feed's status, when it failed */
     bool replay_done;
     bp_recorder rec;
     bp_input_handler input;
@@ -188,7 +189,8 @@ static bool step(bp_app *app, char *err, size_t err_size)
     bp_session *s = &app->session;
     if (app->opts->replay_path) {
         unsigned loads = s->loads;
-        if (bp_session_feed(s, &app->replay, err, err_size) != 0)
+        /* 2: a scene input the options do not fit, bad input (exit 2). */
+        if ((app->fed = bp_session_feed(s, &app->replay, err, err_size)) != 0)
             return false;
         if (s->loads != loads)
             follow_load(app);
@@ -1077,7 +1079,7 @@ static void browser_frame(void *arg)
     int status = 0;
     if (app->failed) {
         fprintf(stderr, "ballpit: %s\n", app->err);
-        status = 1;
+        status = app->fed == 2 ? 2 : 1;
     }
     browser_app = NULL;
     emscripten_force_exit(app_finish(app, status));
@@ -1102,7 +1104,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
 #endif
         if (!loop(app)) {
             fprintf(stderr, "ballpit: %s\n", app->err);
-            status = 1;
+            status = app->fed == 2 ? 2 : 1;
         }
     }
     return app_finish(app, status);
