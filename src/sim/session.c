@@ -579,6 +579,7 @@ bool bp_session_load(bp_session *s, bp_world *fresh, const bp_options *opts)
                      : s->history       ? (double)s->history->keep_steps / w->params.hz
                                         : 0.0;
     fresh->threads = w->threads;
+    fresh->stop = w->stop; /* the stop request belongs to the run, as in reset() */
     bp_world old = *w;
     *w = *fresh;
     *fresh = old;
