@@ -94,6 +94,38 @@ static int load_replay(bp_replay *replay, const bp_world *world, const bp_option
     return status;
 }
 
+/* The session on world, keeping its history in *history when a replayed
+ * rewind or --history needs it, and recording its inputs to *writer with
+ * --record-input. false (exit 1) with the message printed and the history
+ * freed on failure. */
+static bool start_session(bp_session *session, bp_history *history, bp_input_writer *writer,
+                          bp_world *world, const bp_options *opts, const bp_replay *replay)
+{
+    bp_session_init(session, world, opts);
+    /* Headless, only a replayed rewind reads the history: without one (and
+     * unless --history asks for it) no snapshots are taken, since at
+     * 100,000 balls each one writes 10 MB of fresh memory (25 ms here). */
+    bool rewinds = opts->replay_path && bp_replay_rewinds(replay);
+    if (opts->history > 0.0 && (opts->history_set || rewinds)) {
+        bp_history_init(history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
+        if (!bp_session_keep_history(session, history)) {
+            fprintf(stderr, "ballpit: history: out of memory\n");
+            bp_history_free(history);
+            return false;
+        }
+    }
+    if (opts->record_path) {
+        char err[512];
+        if (!bp_input_writer_open(writer, opts->record_path, err, sizeof err)) {
+            fprintf(stderr, "ballpit: %s\n", err);
+            bp_history_free(history);
+            return false;
+        }
+        session->writer = writer;
+    }
+    return true;
+}
+
 int bp_run_headless(bp_world *world, const bp_options *opts)
 {
     char err[512];
@@ -104,30 +136,11 @@ int bp_run_headless(bp_world *world, const bp_options *opts)
     /* A replay runs as long as the recorded session did, unless told. */
     uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
     bp_session session;
-    bp_session_init(&session, world, opts);
-    /* Headless, only a replayed rewind reads the history: without one (and
-     * unless --history asks for it) no snapshots are taken, since at
-     * 100,000 balls each one writes 10 MB of fresh memory (25 ms here). */
-    bool rewinds = opts->replay_path && bp_replay_rewinds(&replay);
     bp_history history = {0};
-    if (opts->history > 0.0 && (opts->history_set || rewinds)) {
-        bp_history_init(&history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
-        if (!bp_session_keep_history(&session, &history)) {
-            fprintf(stderr, "ballpit: history: out of memory\n");
-            bp_replay_free(&replay);
-            bp_history_free(&history);
-            return 1;
-        }
-    }
     bp_input_writer writer = {0};
-    if (opts->record_path) {
-        if (!bp_input_writer_open(&writer, opts->record_path, err, sizeof err)) {
-            fprintf(stderr, "ballpit: %s\n", err);
-            bp_replay_free(&replay);
-            bp_history_free(&history);
-            return 1;
-        }
-        session.writer = &writer;
+    if (!start_session(&session, &history, &writer, world, opts, &replay)) {
+        bp_replay_free(&replay);
+        return 1;
     }
     world->stop = bp_headless_catch_signals();
 

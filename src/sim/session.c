@@ -211,16 +211,23 @@ static bool free_spot(const bp_world *w, double r, double *x, double *y)
     return false;
 }
 
-/* mass 0: the default, r^2. */
-static int spawn(bp_session *s, double x, double y, double r, double mass, char *err,
-                 size_t err_size)
+/* A spawn input (v: x y r mass, mass 0: the default, r^2). A ball the
+ * arena cannot hold is not made, nor recorded: a scene or a recording
+ * holding it is refused. Nor one with no free spot near the cursor
+ * (free_spot). false: none was made (nothing to record); else *status
+ * is 0, or 1 when memory ran out. */
+static bool spawn(bp_session *s, const double *v, int *status, char *err, size_t err_size)
 {
-    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, mass) < 0) {
+    double x = v[0], y = v[1], r = v[2];
+    if (bp_check_ball_size(&s->world->params, r) || !free_spot(s->world, r, &x, &y))
+        return false;
+    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, v[3]) < 0) {
         snprintf(err, err_size, "spawn: out of memory");
-        return 1;
+        *status = 1;
+        return true;
     }
     s->jumped = true;
-    return 0;
+    return true;
 }
 
 /* v: id x y r m vx vy w angle. Nothing happens while a ball has that id,
@@ -302,9 +309,14 @@ static void remove_id(bp_session *s, double id)
         s->jumped = true;
 }
 
-static void wall_end(bp_session *s, double k, double e, double x, double y)
+/* A wall end input (v: k e x y). An end dragged past the arena's edge
+ * stops on it, as a drawn one, and is recorded so. */
+static void wall_end(bp_session *s, bp_input *in)
 {
     bp_world *w = s->world;
+    in->v[2] = fmin(fmax(in->v[2], 0.0), w->params.width);
+    in->v[3] = fmin(fmax(in->v[3], 0.0), w->params.height);
+    double k = in->v[0], e = in->v[1], x = in->v[2], y = in->v[3];
     if (k >= (double)w->wall_count)
         return;
     bp_wall *g = &w->walls[(size_t)k];
@@ -318,6 +330,23 @@ static void wall_end(bp_session *s, double k, double e, double x, double y)
     /* A wall swept through sleepers wakes them. */
     bp_world_wake_all(w);
     s->jumped = true;
+}
+
+/* A wall input (v: x1 y1 x2 y2 r). Ends drawn outside the arena come to
+ * its edge, and are recorded so: a scene or a recording may not put them
+ * outside. 1 when memory runs out. */
+static int add_wall(bp_session *s, bp_input *in, char *err, size_t err_size)
+{
+    double *v = in->v;
+    for (int k = 0; k < 4; k++) {
+        double hi = k % 2 ? s->world->params.height : s->world->params.width;
+        v[k] = v[k] < 0.0 ? 0.0 : v[k] > hi ? hi : v[k];
+    }
+    if (!bp_world_insert_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
+        snprintf(err, err_size, "wall: out of memory");
+        return 1;
+    }
+    return 0;
 }
 
 static void set_param(bp_session *s, bp_input_param param, double value)
@@ -483,17 +512,8 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         status = reset(s, err, err_size);
         break;
     case BP_INPUT_SPAWN:
-        /* A ball the arena cannot hold is not made, nor recorded: a scene
-         * or a recording holding it is refused. */
-        if (bp_check_ball_size(&s->world->params, v[2]))
+        if (!spawn(s, v, &status, err, err_size))
             return 0;
-        {
-            /* Nor one with no free spot near the cursor (free_spot). */
-            double x = v[0], y = v[1];
-            if (!free_spot(s->world, v[2], &x, &y))
-                return 0;
-            status = spawn(s, x, y, v[2], v[3], err, err_size);
-        }
         break;
     case BP_INPUT_DELETE:
         delete_at(s, v[0], v[1]);
@@ -519,10 +539,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         remove_id(s, v[0]);
         break;
     case BP_INPUT_WALL_END:
-        /* An end dragged past the arena's edge stops on it, as a drawn one. */
-        in->v[2] = fmin(fmax(in->v[2], 0.0), s->world->params.width);
-        in->v[3] = fmin(fmax(in->v[3], 0.0), s->world->params.height);
-        wall_end(s, v[0], v[1], v[2], v[3]);
+        wall_end(s, in);
         break;
     case BP_INPUT_REWIND:
         status = rewind_to(s, v[0], err, err_size);
@@ -531,16 +548,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         status = load_scene(s, in, err, err_size);
         break;
     case BP_INPUT_WALL:
-        /* Ends drawn outside the arena come to its edge, and are recorded
-         * so: a scene or a recording may not put them outside. */
-        for (int k = 0; k < 4; k++) {
-            double hi = k % 2 ? s->world->params.height : s->world->params.width;
-            in->v[k] = in->v[k] < 0.0 ? 0.0 : in->v[k] > hi ? hi : in->v[k];
-        }
-        if (!bp_world_insert_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
-            snprintf(err, err_size, "wall: out of memory");
-            status = 1;
-        }
+        status = add_wall(s, in, err, err_size);
         break;
     }
     /* A load starts the history again (bp_session_load), so it never
