@@ -10,6 +10,7 @@ usage: cli_replay.py PATH/TO/ballpit   (TAP on stdout)
 """
 import math
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -177,8 +178,8 @@ def scene_load(tmp):
     for k in range(2):
         out = os.path.join(tmp, "load-%d" % k)
         saved = os.path.join(tmp, "load-%d.scene" % k)
-        res = run(["--headless", "--balls", "40", "--replay", rec, "--dump", out,
-                   "--dump-every", "20", "--png", "--save-scene", saved], tmp)
+        res = run(["--headless", "--balls", "40", "--arena", "800x600", "--replay", rec,
+                   "--dump", out, "--dump-every", "20", "--png", "--save-scene", saved], tmp)
         check(res.returncode == 0, "replay %d of a recording that loads the heap exits 0" % k,
               res.stderr.decode())
         files = sorted(os.listdir(out)) if os.path.isdir(out) else []
@@ -186,6 +187,12 @@ def scene_load(tmp):
     check(runs[0] and runs[0] == runs[1] and "frame-000060.png" in runs[0],
           "two replays give byte-identical frames.csv, energy.csv and PNG frames",
           str(sorted(runs[0])))
+    # Only the window refuses a load while dumping: a replayed one changes
+    # the arena, and the PNG frames' size with it (docs/cli.md).
+    sizes = [struct.unpack(">II", runs[0].get(name, b"")[16:24] or b"\0" * 8)
+             for name in ("frame-000000.png", "frame-000060.png")]
+    check(sizes == [(800, 600), (1024, 768)],
+          "the PNG frames after the load take the heap's arena size", str(sizes))
     frames = read_frames(os.path.join(tmp, "load-0", "frames.csv"))
     check(len(frames.get(20, {})) == 40 and len(frames.get(40, {})) == balls + 1,
           "40 random balls before the load; the heap's %d and the spawned one after it" % balls,

@@ -350,8 +350,9 @@ static void follow_load(bp_app *app)
 
 /* Ctrl+O: the scene named in the prompt (a file, or an example by name)
  * as a scene input carrying its text, so a recording holds it whole; R
- * then goes back to it. Not while dumping: frames.csv and its PNGs are one
- * arena's. false when memory runs out (app->err). */
+ * then goes back to it. Not while dumping, so that a live dump keeps one
+ * arena (a replayed scene input may still change it, and the PNG size).
+ * false when memory runs out (app->err). */
 static bool load_scene(bp_app *app)
 {
     if (app->view.one_scene) {
