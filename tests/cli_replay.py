@@ -10,6 +10,7 @@ usage: cli_replay.py PATH/TO/ballpit   (TAP on stdout)
 """
 import math
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -177,8 +178,8 @@ def scene_load(tmp):
     for k in range(2):
         out = os.path.join(tmp, "load-%d" % k)
         saved = os.path.join(tmp, "load-%d.scene" % k)
-        res = run(["--headless", "--balls", "40", "--replay", rec, "--dump", out,
-                   "--dump-every", "20", "--png", "--save-scene", saved], tmp)
+        res = run(["--headless", "--balls", "40", "--arena", "800x600", "--replay", rec,
+                   "--dump", out, "--dump-every", "20", "--png", "--save-scene", saved], tmp)
         check(res.returncode == 0, "replay %d of a recording that loads the heap exits 0" % k,
               res.stderr.decode())
         files = sorted(os.listdir(out)) if os.path.isdir(out) else []
@@ -186,6 +187,12 @@ def scene_load(tmp):
     check(runs[0] and runs[0] == runs[1] and "frame-000060.png" in runs[0],
           "two replays give byte-identical frames.csv, energy.csv and PNG frames",
           str(sorted(runs[0])))
+    # Only the window refuses a load while dumping: a replayed one changes
+    # the arena, and the PNG frames' size with it (docs/cli.md).
+    sizes = [struct.unpack(">II", runs[0].get(name, b"")[16:24] or b"\0" * 8)
+             for name in ("frame-000000.png", "frame-000060.png")]
+    check(sizes == [(800, 600), (1024, 768)],
+          "the PNG frames after the load take the heap's arena size", str(sizes))
     frames = read_frames(os.path.join(tmp, "load-0", "frames.csv"))
     check(len(frames.get(20, {})) == 40 and len(frames.get(40, {})) == balls + 1,
           "40 random balls before the load; the heap's %d and the spawned one after it" % balls,
@@ -218,6 +225,35 @@ def scene_load(tmp):
     err = res.stderr.decode().strip()
     check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
           "a scene too small for the run's --radius balls: exit 2, FILE:LINE of its input", err)
+    # Checked with the run's options before anything is written: reached
+    # mid-run, the dump was already half written (and exit 1 for --png).
+    tiny = scene_recording(tmp, ["world w=40 h=40"], "tiny.rec")
+    wide = scene_recording(tmp, ["world w=20000 h=100"], "wide.rec")
+    late = [
+        (["--radius", "30", "--png"], small, ": scene: --balls",
+         "a scene the run's --radius does not fit, with --dump --png"),
+        (["--balls", "3", "--png"], wide, ": scene: --png: a 20000x100 arena",
+         "a scene wider than a PNG may be, with --dump --png"),
+        # --arena does not change a scene input's arena: not to be advised.
+        ([], tiny, ": scene: its 40x40 arena",
+         "a scene too small for the default balls"),
+    ]
+    for k, (args, path, words, what) in enumerate(late):
+        out = os.path.join(tmp, "late-%d" % k)
+        res = run(["--headless", "--replay", path, "--dump", out] + args, tmp)
+        err = res.stderr.decode().strip()
+        check(res.returncode == 2 and (path + ":3" + words) in err and "\n" not in err and
+              (path != tiny or "--arena" not in err) and
+              not os.path.exists(out),
+              what + ": exit 2, one line naming FILE:3, no --arena, no dump", err)
+    # The window refuses it the same way (no display needed: SDL's dummy).
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    res = subprocess.run([BALLPIT, "--replay", small, "--radius", "30", "--steps", "40"],
+                         cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                         env=env)
+    err = res.stderr.decode().strip()
+    check(res.returncode == 2 and (small + ":3: scene: --balls") in err and "\n" not in err,
+          "a windowed replay of a scene the options do not fit: exit 2, FILE:LINE", err)
     nul = os.path.join(tmp, "nul.rec")
     with open(nul, "wb") as f:
         f.write(b"ballpit-input 1\n20 scene 1\nworld\0 w=500\nend 60\n")

@@ -382,6 +382,8 @@ static void a_loaded_scene_keeps_history_seconds(void)
     bp_history h;
     bp_history_init(&h, opts.history, w->params.hz, BP_HISTORY_MAX_BYTES);
     bool kept = bp_session_keep_history(&s, &h);
+    static volatile int stop_flag;
+    w->stop = &stop_flag;
     for (int k = 0; k < 10; k++)
         bp_session_step(&s, err, sizeof err);
     bp_options scene = bp_setup_options_for_scene(&opts, BP_SCENES_DIR "/billiard.scene");
@@ -394,6 +396,9 @@ static void a_loaded_scene_keeps_history_seconds(void)
         printf("#   keep_steps %llu\n", (unsigned long long)h.keep_steps);
     TAP_OK(kept && bp_history_oldest(&h) == s.tick,
            "and starts at the step of the load: the past of the other scene is gone");
+    /* The stop request is the run's: lost, Ctrl+C went unheard inside a step. */
+    TAP_OK(w->stop == &stop_flag, "the loaded world still hears the run's stop request");
+    w->stop = NULL;
     bp_world_destroy(fresh);
     bp_history_free(&h);
     bp_world_destroy(w);

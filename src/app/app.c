@@ -84,6 +84,7 @@ typedef struct bp_app {
     bp_session session;
     bp_input_writer writer;
     bp_replay replay;
+    int fed; /* the replay's feed's status, when it failed */
     bool replay_done;
     bp_recorder rec;
     bp_input_handler input;
@@ -188,7 +189,8 @@ static bool step(bp_app *app, char *err, size_t err_size)
     bp_session *s = &app->session;
     if (app->opts->replay_path) {
         unsigned loads = s->loads;
-        if (bp_session_feed(s, &app->replay, err, err_size) != 0)
+        /* 2: a scene input the options do not fit, bad input (exit 2). */
+        if ((app->fed = bp_session_feed(s, &app->replay, err, err_size)) != 0)
             return false;
         if (s->loads != loads)
             follow_load(app);
@@ -348,8 +350,9 @@ static void follow_load(bp_app *app)
 
 /* Ctrl+O: the scene named in the prompt (a file, or an example by name)
  * as a scene input carrying its text, so a recording holds it whole; R
- * then goes back to it. Not while dumping: frames.csv and its PNGs are one
- * arena's. false when memory runs out (app->err). */
+ * then goes back to it. Not while dumping, so that a live dump keeps one
+ * arena (a replayed scene input may still change it, and the PNG size).
+ * false when memory runs out (app->err). */
 static bool load_scene(bp_app *app)
 {
     if (app->view.one_scene) {
@@ -970,6 +973,8 @@ static int app_start(bp_app *app, bp_world *world, const bp_options *opts)
         if (status == 0)
             status = bp_replay_check_arena(&app->replay, &world->params, opts->replay_path, err,
                                            sizeof err);
+        if (status == 0)
+            status = bp_recorder_check_scenes(opts, &app->replay, err, sizeof err);
         if (status) {
             fprintf(stderr, "ballpit: %s\n", err);
             return status;
@@ -1075,7 +1080,7 @@ static void browser_frame(void *arg)
     int status = 0;
     if (app->failed) {
         fprintf(stderr, "ballpit: %s\n", app->err);
-        status = 1;
+        status = app->fed == 2 ? 2 : 1;
     }
     browser_app = NULL;
     emscripten_force_exit(app_finish(app, status));
@@ -1100,7 +1105,7 @@ int bp_app_run(bp_world *world, const bp_options *opts)
 #endif
         if (!loop(app)) {
             fprintf(stderr, "ballpit: %s\n", app->err);
-            status = 1;
+            status = app->fed == 2 ? 2 : 1;
         }
     }
     return app_finish(app, status);

@@ -97,19 +97,16 @@ static bool save_surface(SDL_Surface *surface, const char *path, char *err, size
     return ok;
 }
 
-/* Largest side fit_arena makes, px (as bp_recorder_check's for the first). */
-#define BP_PNG_SIDE_MAX 16384
-
 /* The surface at the world's arena size: a scene loaded mid-run may bring
  * another. false with a message when it cannot be made. */
 static bool fit_arena(bp_png_writer *writer, const bp_world *world, const char *path, char *err,
                       size_t err_size)
 {
-    int w = (int)SDL_ceil(SDL_min(world->params.width, BP_PNG_SIDE_MAX + 1.0));
-    int h = (int)SDL_ceil(SDL_min(world->params.height, BP_PNG_SIDE_MAX + 1.0));
+    int w = (int)SDL_ceil(SDL_min(world->params.width, BP_PNG_MAX_SIDE + 1.0));
+    int h = (int)SDL_ceil(SDL_min(world->params.height, BP_PNG_MAX_SIDE + 1.0));
     if (writer->surface->w == w && writer->surface->h == h)
         return true;
-    SDL_Surface *fresh = w <= BP_PNG_SIDE_MAX && h <= BP_PNG_SIDE_MAX
+    SDL_Surface *fresh = w <= BP_PNG_MAX_SIDE && h <= BP_PNG_MAX_SIDE
                              ? SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888)
                              : NULL;
     if (!fresh) {

@@ -9,6 +9,11 @@
 #include "look.h"
 #include "world.h"
 
+/* Largest PNG side we render, px: 16384^2 is already a 1 GiB surface. The
+ * one limit: bp_recorder_check refuses a larger arena up front, a scene
+ * input's too (bp_recorder_check_scenes), and the writer makes none. */
+#define BP_PNG_MAX_SIDE 16384
+
 typedef struct bp_png_writer bp_png_writer;
 
 /* NULL with a message in err when SDL cannot make the surface. Frames are

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest PNG side we render, px: 16384^2 is already a 1 GiB surface. */
-#define BP_PNG_MAX_SIDE 16384
+#include "session.h"
 
 bool bp_recorder_check(const bp_options *opts, const bp_world *world, char *err,
                        size_t err_size)
@@ -20,6 +19,13 @@ bool bp_recorder_check(const bp_options *opts, const bp_world *world, char *err,
         return false;
     }
     return true;
+}
+
+int bp_recorder_check_scenes(const bp_options *opts, const bp_replay *rp, char *err,
+                             size_t err_size)
+{
+    double max_side = opts->dump_dir && opts->png ? BP_PNG_MAX_SIDE : 0.0;
+    return bp_session_check_scenes(rp, opts, max_side, err, err_size);
 }
 
 bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,

@@ -11,6 +11,7 @@
 #include "energylog.h"
 #include "options.h"
 #include "png.h"
+#include "replay.h"
 
 typedef struct bp_recorder {
     bool active;
@@ -26,6 +27,12 @@ typedef struct bp_recorder {
  * with a message when --png would render a larger arena than it can. */
 bool bp_recorder_check(const bp_options *opts, const bp_world *world, char *err,
                        size_t err_size);
+/* Whether the run's options fit every scene input of the replay rp: each
+ * must build with them (bp_session_check_scenes) and, with --png, be no
+ * larger than a PNG can be. 0, or 2 (bad input) with "FILE:LINE: message"
+ * (1 when memory runs out), before anything is written. */
+int bp_recorder_check_scenes(const bp_options *opts, const bp_replay *rp, char *err,
+                             size_t err_size);
 /* Does nothing without --dump. false with a message on failure (exit 1). */
 bool bp_recorder_open(bp_recorder *rec, const bp_options *opts, const bp_world *world,
                       char *err, size_t err_size);

@@ -69,53 +69,78 @@ static void print_stats(const run_stats *rs, double wall_s)
     fflush(stdout);
 }
 
+/* The replay read and checked against the world and the options (each
+ * scene input built with them: a bad one is refused here, not when it is
+ * reached with frames already written), and whether the options can
+ * record the world. 0, or the exit status with its message printed. */
+static int load_replay(bp_replay *replay, const bp_world *world, const bp_options *opts)
+{
+    char err[512];
+    int status = 0;
+    if (opts->replay_path) {
+        status = bp_replay_load(replay, opts->replay_path, err, sizeof err);
+        if (status == 0)
+            status = bp_replay_check_arena(replay, &world->params, opts->replay_path, err,
+                                           sizeof err);
+        if (status == 0)
+            status = bp_recorder_check_scenes(opts, replay, err, sizeof err);
+    }
+    if (status == 0 && !bp_recorder_check(opts, world, err, sizeof err))
+        status = 2;
+    if (status) {
+        bp_replay_free(replay);
+        fprintf(stderr, "ballpit: %s\n", err);
+    }
+    return status;
+}
+
+/* The session on world, keeping its history in *history when a replayed
+ * rewind or --history needs it, and recording its inputs to *writer with
+ * --record-input. false (exit 1) with the message printed and the history
+ * freed on failure. */
+static bool start_session(bp_session *session, bp_history *history, bp_input_writer *writer,
+                          bp_world *world, const bp_options *opts, const bp_replay *replay)
+{
+    bp_session_init(session, world, opts);
+    /* Headless, only a replayed rewind reads the history: without one (and
+     * unless --history asks for it) no snapshots are taken, since at
+     * 100,000 balls each one writes 10 MB of fresh memory (25 ms here). */
+    bool rewinds = opts->replay_path && bp_replay_rewinds(replay);
+    if (opts->history > 0.0 && (opts->history_set || rewinds)) {
+        bp_history_init(history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
+        if (!bp_session_keep_history(session, history)) {
+            fprintf(stderr, "ballpit: history: out of memory\n");
+            bp_history_free(history);
+            return false;
+        }
+    }
+    if (opts->record_path) {
+        char err[512];
+        if (!bp_input_writer_open(writer, opts->record_path, err, sizeof err)) {
+            fprintf(stderr, "ballpit: %s\n", err);
+            bp_history_free(history);
+            return false;
+        }
+        session->writer = writer;
+    }
+    return true;
+}
+
 int bp_run_headless(bp_world *world, const bp_options *opts)
 {
     char err[512];
     bp_replay replay = {0};
-    if (opts->replay_path) {
-        int status = bp_replay_load(&replay, opts->replay_path, err, sizeof err);
-        if (status == 0)
-            status = bp_replay_check_arena(&replay, &world->params, opts->replay_path, err,
-                                           sizeof err);
-        if (status) {
-            bp_replay_free(&replay);
-            fprintf(stderr, "ballpit: %s\n", err);
-            return status;
-        }
-    }
-    if (!bp_recorder_check(opts, world, err, sizeof err)) {
-        bp_replay_free(&replay);
-        fprintf(stderr, "ballpit: %s\n", err);
-        return 2;
-    }
+    int loaded = load_replay(&replay, world, opts);
+    if (loaded)
+        return loaded;
     /* A replay runs as long as the recorded session did, unless told. */
     uint64_t steps = opts->steps_set ? opts->steps : opts->replay_path ? replay.end_step : 600;
     bp_session session;
-    bp_session_init(&session, world, opts);
-    /* Headless, only a replayed rewind reads the history: without one (and
-     * unless --history asks for it) no snapshots are taken, since at
-     * 100,000 balls each one writes 10 MB of fresh memory (25 ms here). */
-    bool rewinds = opts->replay_path && bp_replay_rewinds(&replay);
     bp_history history = {0};
-    if (opts->history > 0.0 && (opts->history_set || rewinds)) {
-        bp_history_init(&history, opts->history, world->params.hz, BP_HISTORY_MAX_BYTES);
-        if (!bp_session_keep_history(&session, &history)) {
-            fprintf(stderr, "ballpit: history: out of memory\n");
-            bp_replay_free(&replay);
-            bp_history_free(&history);
-            return 1;
-        }
-    }
     bp_input_writer writer = {0};
-    if (opts->record_path) {
-        if (!bp_input_writer_open(&writer, opts->record_path, err, sizeof err)) {
-            fprintf(stderr, "ballpit: %s\n", err);
-            bp_replay_free(&replay);
-            bp_history_free(&history);
-            return 1;
-        }
-        session.writer = &writer;
+    if (!start_session(&session, &history, &writer, world, opts, &replay)) {
+        bp_replay_free(&replay);
+        return 1;
     }
     world->stop = bp_headless_catch_signals();
 

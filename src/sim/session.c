@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,16 +211,23 @@ static bool free_spot(const bp_world *w, double r, double *x, double *y)
     return false;
 }
 
-/* mass 0: the default, r^2. */
-static int spawn(bp_session *s, double x, double y, double r, double mass, char *err,
-                 size_t err_size)
+/* A spawn input (v: x y r mass, mass 0: the default, r^2). A ball the
+ * arena cannot hold is not made, nor recorded: a scene or a recording
+ * holding it is refused. Nor one with no free spot near the cursor
+ * (free_spot). false: none was made (nothing to record); else *status
+ * is 0, or 1 when memory ran out. */
+static bool spawn(bp_session *s, const double *v, int *status, char *err, size_t err_size)
 {
-    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, mass) < 0) {
+    double x = v[0], y = v[1], r = v[2];
+    if (bp_check_ball_size(&s->world->params, r) || !free_spot(s->world, r, &x, &y))
+        return false;
+    if (bp_world_insert_ball(s->world, x, y, 0.0, 0.0, r, v[3]) < 0) {
         snprintf(err, err_size, "spawn: out of memory");
-        return 1;
+        *status = 1;
+        return true;
     }
     s->jumped = true;
-    return 0;
+    return true;
 }
 
 /* v: id x y r m vx vy w angle. Nothing happens while a ball has that id,
@@ -301,9 +309,14 @@ static void remove_id(bp_session *s, double id)
         s->jumped = true;
 }
 
-static void wall_end(bp_session *s, double k, double e, double x, double y)
+/* A wall end input (v: k e x y). An end dragged past the arena's edge
+ * stops on it, as a drawn one, and is recorded so. */
+static void wall_end(bp_session *s, bp_input *in)
 {
     bp_world *w = s->world;
+    in->v[2] = fmin(fmax(in->v[2], 0.0), w->params.width);
+    in->v[3] = fmin(fmax(in->v[3], 0.0), w->params.height);
+    double k = in->v[0], e = in->v[1], x = in->v[2], y = in->v[3];
     if (k >= (double)w->wall_count)
         return;
     bp_wall *g = &w->walls[(size_t)k];
@@ -317,6 +330,23 @@ static void wall_end(bp_session *s, double k, double e, double x, double y)
     /* A wall swept through sleepers wakes them. */
     bp_world_wake_all(w);
     s->jumped = true;
+}
+
+/* A wall input (v: x1 y1 x2 y2 r). Ends drawn outside the arena come to
+ * its edge, and are recorded so: a scene or a recording may not put them
+ * outside. 1 when memory runs out. */
+static int add_wall(bp_session *s, bp_input *in, char *err, size_t err_size)
+{
+    double *v = in->v;
+    for (int k = 0; k < 4; k++) {
+        double hi = k % 2 ? s->world->params.height : s->world->params.width;
+        v[k] = v[k] < 0.0 ? 0.0 : v[k] > hi ? hi : v[k];
+    }
+    if (!bp_world_insert_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
+        snprintf(err, err_size, "wall: out of memory");
+        return 1;
+    }
+    return 0;
 }
 
 static void set_param(bp_session *s, bp_input_param param, double value)
@@ -357,10 +387,73 @@ void bp_session_free(bp_session *s)
     s->scene_text = s->scene_name = NULL;
 }
 
-/* A scene input: the world built from its text with the session's options
- * (as --scene would build it, bp_setup_options_for_scene), swapped in by
- * bp_session_load; the text and name are kept for resets. 2 when it does
- * not build, 1 when memory runs out; either way nothing changed. */
+/* Whether msg starts "name:LINE:", so names a line of the scene already
+ * (a message that merely starts with the name, as radius_fits's, does
+ * not: the name is the recording's, and the line the input's). */
+static bool names_line(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(msg, name, n) != 0 || msg[n] != ':' || !isdigit((unsigned char)msg[n + 1]))
+        return false;
+    const char *p = msg + n + 1;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == ':';
+}
+
+/* The world of scene input in (text, from a file called name) built with
+ * the run's options as --scene would build it (bp_setup_options_for_scene),
+ * which go to *opts. NULL with *status 2 (bad input) or 1 and a message in
+ * err naming the input's FILE:LINE. */
+static bp_world *build_scene(const bp_options *run, const bp_input *in, const char *name,
+                             const char *text, bp_options *opts, int *status, char *err,
+                             size_t err_size)
+{
+    *opts = bp_setup_options_for_scene(run, name);
+    opts->scene_text = text;
+    opts->scene_line = in->line + 1;
+    char why[512];
+    bp_world *fresh = bp_setup_world(opts, status, why, sizeof why);
+    if (!fresh) {
+        /* Options that do not suit the scene (--balls, --radius) name no
+         * line of it: the message names the input's. */
+        if (in->line > 0 && !names_line(why, name))
+            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
+        else
+            snprintf(err, err_size, "%s", why);
+    }
+    return fresh;
+}
+
+int bp_session_check_scenes(const bp_replay *rp, const bp_options *opts, double max_side,
+                            char *err, size_t err_size)
+{
+    for (size_t k = 0; k < rp->count; k++) {
+        const bp_input *in = &rp->inputs[k];
+        if (in->kind != BP_INPUT_SCENE)
+            continue;
+        const char *name = in->name ? in->name : "scene";
+        bp_options scene_opts;
+        int status = 0;
+        bp_world *w = build_scene(opts, in, name, in->text ? in->text : "", &scene_opts, &status,
+                                  err, err_size);
+        if (!w)
+            return status;
+        double wide = w->params.width, high = w->params.height;
+        bp_world_destroy(w);
+        if (max_side > 0.0 && (wide > max_side || high > max_side)) {
+            snprintf(err, err_size,
+                     "%s:%d: scene: --png: a %gx%g arena is too large to render (at most %g px "
+                     "a side)", name, in->line, wide, high, max_side);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* A scene input: the world built from its text (build_scene), swapped in
+ * by bp_session_load; the text and name are kept for resets. 2 when it
+ * does not build, 1 when memory runs out; either way nothing changed. */
 static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_size)
 {
     char *text = copy_text(in->text ? in->text : "");
@@ -371,19 +464,10 @@ static int load_scene(bp_session *s, const bp_input *in, char *err, size_t err_s
         snprintf(err, err_size, "scene: out of memory");
         return 1;
     }
-    bp_options opts = bp_setup_options_for_scene(s->opts, name);
-    opts.scene_text = text;
-    opts.scene_line = in->line + 1;
+    bp_options opts;
     int status = 0;
-    char why[512];
-    bp_world *fresh = bp_setup_world(&opts, &status, why, sizeof why);
+    bp_world *fresh = build_scene(s->opts, in, name, text, &opts, &status, err, err_size);
     if (!fresh) {
-        /* Options that do not suit the scene (--balls, --radius) name no
-         * line of it: the message names the input's. */
-        if (in->line > 0 && strncmp(why, name, strlen(name)) != 0)
-            snprintf(err, err_size, "%s:%d: scene: %s", name, in->line, why);
-        else
-            snprintf(err, err_size, "%s", why);
         free(text);
         free(name);
         return status;
@@ -428,17 +512,8 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         status = reset(s, err, err_size);
         break;
     case BP_INPUT_SPAWN:
-        /* A ball the arena cannot hold is not made, nor recorded: a scene
-         * or a recording holding it is refused. */
-        if (bp_check_ball_size(&s->world->params, v[2]))
+        if (!spawn(s, v, &status, err, err_size))
             return 0;
-        {
-            /* Nor one with no free spot near the cursor (free_spot). */
-            double x = v[0], y = v[1];
-            if (!free_spot(s->world, v[2], &x, &y))
-                return 0;
-            status = spawn(s, x, y, v[2], v[3], err, err_size);
-        }
         break;
     case BP_INPUT_DELETE:
         delete_at(s, v[0], v[1]);
@@ -464,10 +539,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         remove_id(s, v[0]);
         break;
     case BP_INPUT_WALL_END:
-        /* An end dragged past the arena's edge stops on it, as a drawn one. */
-        in->v[2] = fmin(fmax(in->v[2], 0.0), s->world->params.width);
-        in->v[3] = fmin(fmax(in->v[3], 0.0), s->world->params.height);
-        wall_end(s, v[0], v[1], v[2], v[3]);
+        wall_end(s, in);
         break;
     case BP_INPUT_REWIND:
         status = rewind_to(s, v[0], err, err_size);
@@ -476,16 +548,7 @@ int bp_session_apply(bp_session *s, bp_input *in, char *err, size_t err_size)
         status = load_scene(s, in, err, err_size);
         break;
     case BP_INPUT_WALL:
-        /* Ends drawn outside the arena come to its edge, and are recorded
-         * so: a scene or a recording may not put them outside. */
-        for (int k = 0; k < 4; k++) {
-            double hi = k % 2 ? s->world->params.height : s->world->params.width;
-            in->v[k] = in->v[k] < 0.0 ? 0.0 : in->v[k] > hi ? hi : in->v[k];
-        }
-        if (!bp_world_insert_wall(s->world, (bp_wall){v[0], v[1], v[2], v[3], v[4]})) {
-            snprintf(err, err_size, "wall: out of memory");
-            status = 1;
-        }
+        status = add_wall(s, in, err, err_size);
         break;
     }
     /* A load starts the history again (bp_session_load), so it never
@@ -524,6 +587,7 @@ bool bp_session_load(bp_session *s, bp_world *fresh, const bp_options *opts)
                      : s->history       ? (double)s->history->keep_steps / w->params.hz
                                         : 0.0;
     fresh->threads = w->threads;
+    fresh->stop = w->stop; /* the stop request belongs to the run, as in reset() */
     bp_world old = *w;
     *w = *fresh;
     *fresh = old;

@@ -76,6 +76,14 @@ void bp_session_free(bp_session *s);
  * from now on, so that rewind inputs work. false when memory runs out. */
 bool bp_session_keep_history(bp_session *s, bp_history *h);
 
+/* Builds the world of each scene input of rp with the run's options, as
+ * a replay will (and throws it away), so that a scene they do not fit is
+ * refused before anything is written, not when the replay reaches it;
+ * max_side > 0: nor may its arena be wider or taller than that (--png).
+ * 0, or 2 with "NAME:LINE: message" (1 when memory runs out). */
+int bp_session_check_scenes(const bp_replay *rp, const bp_options *opts, double max_side,
+                            char *err, size_t err_size);
+
 /* Applies every input of the replay due at the current tick. Returns as
  * bp_session_apply. A scene input swaps the world's contents as
  * bp_session_load does, and the history starts again there: a rewind

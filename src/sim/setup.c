@@ -52,6 +52,11 @@ static bool radius_fits(const bp_options *opts, const bp_params *params, bool ra
         snprintf(err, err_size, "--arena: a %gx%g arena is too small for the default balls "
                  "(radius %g..%g px): give a --radius of at most %g px, or a larger arena",
                  params->width, params->height, opts->radius_min, opts->radius_max, most);
+    else if (opts->scene_text) /* a scene input's: the caller names its line; --arena
+                                * does not change its arena */
+        snprintf(err, err_size, "its %gx%g arena is too small for the default balls "
+                 "(radius %g..%g px): give a --radius of at most %g px",
+                 params->width, params->height, opts->radius_min, opts->radius_max, most);
     else
         snprintf(err, err_size, "%s: its %gx%g arena is too small for the default balls "
                  "(radius %g..%g px): give a --radius of at most %g px, or --arena",
