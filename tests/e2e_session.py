@@ -23,6 +23,8 @@ import tempfile
 import time
 
 from taplib import check, done
+from xwindow import find_window, xdo
+import xwindow
 
 BALLPIT = os.path.abspath(sys.argv[1])
 HEAP_BALLS = 332
@@ -43,40 +45,12 @@ def track_x(t):
 
 
 def start_xvfb():
-    """Xvfb on a display it picks itself; returns (process, ':N')."""
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x1024x24",
-                             "-nolisten", "tcp", "-noreset"], pass_fds=(w,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    number = b""
-    deadline = time.monotonic() + 30
-    while not number.endswith(b"\n") and time.monotonic() < deadline:
-        chunk = os.read(r, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(r)
-    if not number.strip().isdigit():
-        xvfb.kill()
+    """Xvfb (xwindow.py) tall enough for the panel at its own size."""
+    started = xwindow.start_xvfb("1280x1024x24")
+    if started is None:
         print("Bail out! Xvfb did not start")
         sys.exit(1)
-    return xvfb, ":" + number.strip().decode()
-
-
-def xdo(env, *args):
-    return subprocess.run(["xdotool"] + [str(a) for a in args], env=env, capture_output=True,
-                          timeout=60)
-
-
-def find_window(env, proc):
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and proc.poll() is None:
-        ids = xdo(env, "search", "--onlyvisible", "--name", "^ballpit$").stdout.split()
-        if ids:
-            return ids[0].decode()
-        time.sleep(0.1)
-    return None
+    return started
 
 
 def geometry(env, win):

@@ -20,6 +20,8 @@ import tempfile
 import time
 
 from taplib import check, done
+from xwindow import find_window, xdo
+import xwindow
 from cli_png import decode_png
 
 BALLPIT = os.path.abspath(sys.argv[1])
@@ -46,47 +48,14 @@ def bail(why):
 
 
 def start_xvfb():
-    """Xvfb on a display it picks itself (-displayfd), so no clash with
-    other servers; returns (process, ':N'). -noreset: by default Xvfb resets
-    when its last client leaves, and a window opened just then never
-    appeared (the at-rest check found no window in about half the runs one
-    evening; none in 8 runs with -noreset)."""
+    """Xvfb (xwindow.py) at the default arena's size, or bail out."""
     for tool in ("Xvfb", "xdotool"):
         if not shutil.which(tool):
             bail(tool + " is not installed")
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1024x768x24",
-                             "-nolisten", "tcp", "-noreset"], pass_fds=(w,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    os.close(w)
-    number = b""
-    deadline = time.monotonic() + 30
-    while not number.endswith(b"\n") and time.monotonic() < deadline:
-        chunk = os.read(r, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(r)
-    if not number.strip().isdigit():
-        xvfb.kill()
+    started = xwindow.start_xvfb("1024x768x24")
+    if started is None:
         bail("Xvfb did not start")
-    return xvfb, ":" + number.strip().decode()
-
-
-def xdo(env, *args):
-    return subprocess.run(["xdotool"] + [str(a) for a in args], env=env, capture_output=True,
-                          timeout=60)
-
-
-def find_window(env, proc):
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and proc.poll() is None:
-        res = xdo(env, "search", "--onlyvisible", "--name", "^ballpit$")
-        ids = res.stdout.split()
-        if ids:
-            return ids[0].decode()
-        time.sleep(0.1)
-    return None
+    return started
 
 
 def read_frames(path):

@@ -430,17 +430,26 @@ static void reset_restores_the_initial_world_exactly(void)
     bp_world_destroy(fresh);
 }
 
+/* Makes the file named by the template path (its XXXXXX replaced) for a
+ * recording to be written to. */
+static bool temp_recording(char *path)
+{
+    int fd = mkstemp(path);
+    TAP_OK(fd >= 0, "temporary recording file");
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
 static void a_recorded_session_replays_bit_for_bit(void)
 {
     /* Drive a session by hand while recording it, then feed the file to a
      * second session on a fresh copy of the same world: the worlds must be
      * identical at the end. */
     char path[] = "/tmp/bp-test-replay-XXXXXX";
-    int fd = mkstemp(path);
-    TAP_OK(fd >= 0, "temporary recording file");
-    if (fd < 0)
+    if (!temp_recording(path))
         return;
-    close(fd);
     bp_options opts = bp_options_default();
     int status;
     char err[256];
@@ -504,11 +513,8 @@ static const char small_scene[] = "# three balls on a slope\n"
 static void a_scene_load_is_recorded_whole_and_replays_bit_for_bit(void)
 {
     char path[] = "/tmp/bp-test-scene-XXXXXX";
-    int fd = mkstemp(path);
-    TAP_OK(fd >= 0, "temporary recording file");
-    if (fd < 0)
+    if (!temp_recording(path))
         return;
-    close(fd);
     bp_options opts = bp_options_default();
     int status;
     char err[256] = "";
