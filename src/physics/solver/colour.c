@@ -1,8 +1,8 @@
-/* The order the soft solver's sweeps take the contacts in: a Gauss-Seidel
- * sweep's result depends on it, and from the floor up a sweep carries the
- * floor's push up through a pile. Batches of contacts that share no ball,
- * for threads to sweep side by side, belong here too; today there is one
- * ordered list. */
+/* The order the soft solver's sweeps take the contacts in, and its
+ * batches: a Gauss-Seidel sweep's result depends on the order, and from
+ * the floor up a sweep carries the floor's push up through a pile. The
+ * contacts of a batch share no ball, so a batch is swept several contacts
+ * at a time (contact_solver_wide.c) with the ordered sweep's result. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +39,27 @@ static int by_height(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
-/* Puts the contacts in order from the floor up, by the height of their
- * lower ball, ties in the order they were listed: each sweep then carries
- * the floor's push up through a pile as it goes, where an order that
- * starts at the top needs a sweep for every layer. A settled pile's balls
- * keep a quarter of the speed (and fall asleep in about half the time).
- * A counting sort into thin bins, then each bin by height (a bin holds a
- * few contacts): about linear, where one qsort of them all made the
- * 10,000-ball pit a fifth slower. Without gravity, nothing is up: no
- * order. */
-bool bp_soft_order_from_floor(bp_soft *soft, const bp_world *world)
+/* The contacts' indices in order from the floor up, by the height of
+ * their lower ball, ties in the order they were listed: each sweep then
+ * carries the floor's push up through a pile as it goes, where an order
+ * that starts at the top needs a sweep for every layer. A settled pile's
+ * balls keep a quarter of the speed (and fall asleep in about half the
+ * time). A counting sort into thin bins, then each bin by height (a bin
+ * holds a few contacts): about linear, where one qsort of them all made
+ * the 10,000-ball pit a fifth slower. Without gravity, nothing is up: the
+ * order listed. NULL when memory runs out. */
+static uint32_t *order_from_floor(const bp_soft *soft, const bp_world *world)
 {
     size_t n = soft->contact_count;
     double g = world->params.gravity, height = world->params.height;
-    if (n < 2 || g == 0.0)
-        return true;
+    uint32_t *order = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
+    if (!order)
+        return NULL;
+    if (n < 2 || g == 0.0) {
+        for (size_t k = 0; k < n; k++)
+            order[k] = (uint32_t)k;
+        return order;
+    }
     double bin = BP_SOFT_ORDER_BIN_OVER_R * world->r_min, max_bins = 4.0 * (double)n + 4096.0;
     if (height / bin > max_bins)
         bin = height / max_bins;
@@ -62,10 +68,8 @@ bool bp_soft_order_from_floor(bp_soft *soft, const bp_world *world)
     contact_at *listed = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
     uint32_t *bin_of = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
     uint32_t *start = bp_scratch_alloc(world->scratch, bins + 1, sizeof(uint32_t));
-    soft_contact *contacts = bp_scratch_alloc(world->scratch, n, sizeof(soft_contact));
-    contact_key *keys = bp_scratch_alloc(world->scratch, n, sizeof(contact_key));
-    if (!by_bin || !listed || !bin_of || !start || !contacts || !keys)
-        return false;
+    if (!by_bin || !listed || !bin_of || !start)
+        return NULL;
     memset(start, 0, (bins + 1) * sizeof(uint32_t));
     double last_bin = (double)(bins - 1);
     for (size_t k = 0; k < n; k++) {
@@ -94,11 +98,74 @@ bool bp_soft_order_from_floor(bp_soft *soft, const bp_world *world)
             by_bin[j] = item;
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        contacts[i] = soft->contacts[by_bin[i].k];
-        keys[i] = soft->keys[by_bin[i].k];
+    for (size_t i = 0; i < n; i++)
+        order[i] = by_bin[i].k;
+    return order;
+}
+
+/* Each contact's batch, taking them in order: one past the last batch
+ * either of its balls is in (the sides' and walls' still body never
+ * changes, so it binds nothing). A contact then comes after every contact
+ * before it in order that shares a ball, and no two in a batch share one:
+ * batch by batch, the sweep's result is the ordered sweep's, bit for bit.
+ * Returns the number of batches; batch_of[k] for contact order[k]. */
+static size_t number_batches(const bp_soft *soft, const bp_world *world, const uint32_t *order,
+                             uint32_t *next_batch, uint32_t *batch_of)
+{
+    size_t n = soft->contact_count, batches = 0;
+    for (size_t k = 0; k < n; k++) {
+        next_batch[soft->contacts[k].a] = 0;
+        next_batch[soft->contacts[k].b] = 0;
     }
-    memcpy(soft->contacts, contacts, n * sizeof(soft_contact));
-    memcpy(soft->keys, keys, n * sizeof(contact_key));
+    uint32_t still = (uint32_t)world->count;
+    for (size_t i = 0; i < n; i++) {
+        const soft_contact *c = &soft->contacts[order[i]];
+        uint32_t batch = next_batch[c->a];
+        if (c->b != still && next_batch[c->b] > batch)
+            batch = next_batch[c->b];
+        batch_of[i] = batch;
+        next_batch[c->a] = next_batch[c->b] = batch + 1;
+        batches = batch + 1 > batches ? batch + 1 : batches;
+    }
+    return batches;
+}
+
+/* The contacts in batches that share no ball, each batch in blocks of
+ * BP_SOFT_LANES (the last block of a batch padded with BP_SOFT_NO_CONTACT),
+ * batches in the order from the floor up: soft->slots, batch_first and
+ * their counts, in the step's scratch. */
+bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world)
+{
+    size_t n = soft->contact_count;
+    uint32_t *order = order_from_floor(soft, world);
+    uint32_t *next_batch = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint32_t));
+    uint32_t *batch_of = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
+    if (!order || !next_batch || !batch_of)
+        return false;
+    size_t batches = number_batches(soft, world, order, next_batch, batch_of);
+    uint32_t *count = bp_scratch_alloc(world->scratch, batches + 1, sizeof(uint32_t));
+    uint32_t *first = bp_scratch_alloc(world->scratch, batches + 1, sizeof(uint32_t));
+    if (!count || !first)
+        return false;
+    memset(count, 0, (batches + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        count[batch_of[i]]++;
+    first[0] = 0;
+    for (size_t b = 0; b < batches; b++)
+        first[b + 1] = first[b] + (count[b] + BP_SOFT_LANES - 1) / BP_SOFT_LANES;
+    size_t slots = (size_t)first[batches] * BP_SOFT_LANES;
+    uint32_t *slot = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
+    if (!slot)
+        return false;
+    for (size_t i = 0; i < slots; i++)
+        slot[i] = BP_SOFT_NO_CONTACT;
+    for (size_t b = 0; b < batches; b++)
+        count[b] = first[b] * BP_SOFT_LANES; /* now: the batch's next free slot */
+    for (size_t i = 0; i < n; i++)
+        slot[count[batch_of[i]]++] = order[i];
+    soft->slots = slot;
+    soft->batch_first = first;
+    soft->batch_count = batches;
+    soft->block_count = first[batches];
     return true;
 }

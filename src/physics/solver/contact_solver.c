@@ -1,27 +1,15 @@
-/* The soft solver's stages over the contacts: the impulses they carry
- * given again (warm start), the Gauss-Seidel sweeps that stop every
- * approach and push overlaps out through a soft constraint, the sweep
- * without the push (relax), and restitution. apply and the sweep stay in
- * this one file so that the compiler inlines them where they are used. */
+/* The soft solver's stages over the contacts: the contacts packed into
+ * blocks of lanes in their batches' order, the impulses they carry given
+ * again (warm start), the Gauss-Seidel sweeps that stop every approach and
+ * push overlaps out through a soft constraint, the sweep without the push
+ * (relax), restitution, and the impulses unpacked for the contacts' memory.
+ * This is the scalar sweep; contact_solver_wide.c does the same operations
+ * in SIMD lanes, in the same order, for the same bits. */
 #include <math.h>
 
 #include "minmax.h"
+#include "scratch.h"
 #include "soft_internal.h"
-
-/* Gives contact c's impulses (normal pn, tangential pt, rolling pr) to
- * its bodies at the contact point: b takes them, a their opposite. */
-static inline void apply(soft_body *bodies, const soft_contact *c, double pn, double pt,
-                         double pr)
-{
-    double px = pn * c->nx - pt * c->ny, py = pn * c->ny + pt * c->nx;
-    soft_body *a = &bodies[c->a], *b = &bodies[c->b];
-    a->vx -= px * a->im;
-    a->vy -= py * a->im;
-    a->w -= (pt * c->la + pr) * a->ii;
-    b->vx += px * b->im;
-    b->vy += py * b->im;
-    b->w += (pr - pt * c->lb) * b->ii;
-}
 
 /* A damped spring of frequency hz and damping ratio zeta, solved
  * implicitly over h s: the part of an overlap it closes per second, and how
@@ -33,76 +21,153 @@ softness bp_soft_softness_for(double hz, double zeta, double h)
     return (softness){omega / a1, a2 * a3, a3};
 }
 
+/* Contact k into lane l of block q. */
+static void pack_lane(contact_block *q, int l, const soft_contact *c)
+{
+    q->a[l] = c->a;
+    q->b[l] = c->b;
+    q->nx[l] = c->nx;
+    q->ny[l] = c->ny;
+    q->s0[l] = c->s0;
+    q->xa[l] = c->xa;
+    q->ya[l] = c->ya;
+    q->xb[l] = c->xb;
+    q->yb[l] = c->yb;
+    q->la[l] = c->la;
+    q->lb[l] = c->lb;
+    q->kn[l] = c->kn;
+    q->kt[l] = c->kt;
+    q->kr[l] = c->kr;
+    q->roll_r[l] = c->roll_r;
+    q->jn[l] = c->jn;
+    q->jt[l] = c->jt;
+    q->jr[l] = c->jr;
+    q->jn_max[l] = c->jn_max;
+    q->vn0[l] = c->vn0;
+}
+
+/* The step's contacts, with the impulses recalled, into blocks in their
+ * batches' order (bp_soft_batch_contacts); an empty lane joins the still
+ * body to itself. false when memory runs out. */
+bool bp_soft_pack_blocks(bp_soft *soft, const bp_world *world)
+{
+    soft->blocks = bp_scratch_alloc(world->scratch, soft->block_count, sizeof(contact_block));
+    if (!soft->blocks)
+        return false;
+    soft_contact none = {.a = (uint32_t)world->count, .b = (uint32_t)world->count};
+    for (size_t q = 0; q < soft->block_count; q++)
+        for (int l = 0; l < BP_SOFT_LANES; l++) {
+            uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
+            pack_lane(&soft->blocks[q], l, k == BP_SOFT_NO_CONTACT ? &none : &soft->contacts[k]);
+        }
+    return true;
+}
+
+/* The impulses the sweeps left, back in the contacts they came from. */
+void bp_soft_unpack_blocks(bp_soft *soft)
+{
+    for (size_t q = 0; q < soft->block_count; q++)
+        for (int l = 0; l < BP_SOFT_LANES; l++) {
+            uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
+            if (k == BP_SOFT_NO_CONTACT)
+                continue;
+            const contact_block *b = &soft->blocks[q];
+            soft_contact *c = &soft->contacts[k];
+            c->jn = b->jn[l];
+            c->jt = b->jt[l];
+            c->jr = b->jr[l];
+            c->jn_max = b->jn_max[l];
+        }
+}
+
+/* Gives lane l's impulses (normal pn, tangential pt, rolling pr) to its
+ * bodies at the contact point: b takes them, a their opposite. */
+static inline void apply(soft_body *bodies, const contact_block *q, int l, double pn, double pt,
+                         double pr)
+{
+    double px = pn * q->nx[l] - pt * q->ny[l], py = pn * q->ny[l] + pt * q->nx[l];
+    soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
+    a->vx -= px * a->im;
+    a->vy -= py * a->im;
+    a->w -= (pt * q->la[l] + pr) * a->ii;
+    b->vx += px * b->im;
+    b->vy += py * b->im;
+    b->w += (pr - pt * q->lb[l]) * b->ii;
+}
+
+/* Whether lane l of block q holds no contact. */
+static inline bool empty_lane(const contact_block *q, int l)
+{
+    return q->a[l] == q->b[l];
+}
+
 /* The impulses the contacts carry, given again at the substep's start. */
 void bp_soft_warm_start(bp_soft *soft)
 {
-    for (size_t k = 0; k < soft->contact_count; k++) {
-        const soft_contact *c = &soft->contacts[k];
-        apply(soft->bodies, c, c->jn, c->jt, c->jr);
+    for (size_t i = 0; i < soft->block_count; i++) {
+        const contact_block *q = &soft->blocks[i];
+        for (int l = 0; l < BP_SOFT_LANES; l++)
+            if (!empty_lane(q, l))
+                apply(soft->bodies, q, l, q->jn[l], q->jt[l], q->jr[l]);
     }
 }
 
-/* One Gauss-Seidel sweep over the contacts. push: the soft push out of
- * overlaps (else only the approach is stopped, and the speculative gap
- * kept). */
-static void sweep_contacts(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
-                           double max_push, bool push)
+/* Lane l of block q swept once (law: the substep's push and laws). */
+static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const sweep_law *law)
 {
-    double mu = p->friction, rolling = p->rolling, inv_h = 1.0 / h;
-    soft_body *bodies = soft->bodies;
-    for (size_t k = 0; k < soft->contact_count; k++) {
-        soft_contact *c = &soft->contacts[k];
-        soft_body *a = &bodies[c->a], *b = &bodies[c->b];
-        /* The gap now: as listed, and closed by how far each centre moved. */
-        double s = c->s0 + ((b->x - c->xb) - (a->x - c->xa)) * c->nx +
-                   ((b->y - c->yb) - (a->y - c->ya)) * c->ny;
-        double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
-        if (s > 0.0) {
-            bias = s * inv_h; /* speculative: it may close the gap, no more */
-        } else if (push) {
-            bias = bp_max(soft_push->bias_rate * s, -max_push);
-            mass_scale = soft_push->mass_scale;
-            impulse_scale = soft_push->impulse_scale;
-        }
-        double dvx = b->vx - a->vx, dvy = b->vy - a->vy;
-        double vn = dvx * c->nx + dvy * c->ny;
-        double jn = bp_max(c->jn - c->kn * mass_scale * (vn + bias) - impulse_scale * c->jn, 0.0);
-        double dn = jn - c->jn;
-        c->jn = jn;
-        c->jn_max = bp_max(c->jn_max, jn);
-        /* Friction on the contact points' relative speed, spin included. */
-        double vt = -dvx * c->ny + dvy * c->nx - b->w * c->lb - a->w * c->la;
-        double limit = mu * jn;
-        double jt = bp_min(bp_max(c->jt - vt * c->kt, -limit), limit);
-        double dt_ = jt - c->jt;
-        c->jt = jt;
-        apply(bodies, c, dn, dt_, 0.0);
-        /* Rolling resistance against the relative spin, never reversing it. */
-        if (rolling > 0.0 && c->kr > 0.0) {
-            double spin = a->w - b->w;
-            double rlimit = rolling * jn * c->roll_r;
-            double jr = bp_min(bp_max(c->jr + spin * c->kr, -rlimit), rlimit);
-            double dr = jr - c->jr;
-            c->jr = jr;
-            apply(bodies, c, 0.0, 0.0, dr);
-        }
+    soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
+    /* The gap now: as listed, and closed by how far each centre moved. */
+    double s = q->s0[l] + ((b->x - q->xb[l]) - (a->x - q->xa[l])) * q->nx[l] +
+               ((b->y - q->yb[l]) - (a->y - q->ya[l])) * q->ny[l];
+    double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
+    if (s > 0.0) {
+        bias = s * law->inv_h; /* speculative: it may close the gap, no more */
+    } else if (law->push) {
+        bias = bp_max(law->bias_rate * s, -law->max_push);
+        mass_scale = law->mass_scale;
+        impulse_scale = law->impulse_scale;
+    }
+    double dvx = b->vx - a->vx, dvy = b->vy - a->vy;
+    double vn = dvx * q->nx[l] + dvy * q->ny[l];
+    double jn0 = q->jn[l];
+    double jn = bp_max(jn0 - q->kn[l] * mass_scale * (vn + bias) - impulse_scale * jn0, 0.0);
+    double dn = jn - jn0;
+    q->jn[l] = jn;
+    q->jn_max[l] = bp_max(q->jn_max[l], jn);
+    /* Friction on the contact points' relative speed, spin included. */
+    double vt = -dvx * q->ny[l] + dvy * q->nx[l] - b->w * q->lb[l] - a->w * q->la[l];
+    double limit = law->friction * jn;
+    double jt = bp_min(bp_max(q->jt[l] - vt * q->kt[l], -limit), limit);
+    double dt_ = jt - q->jt[l];
+    q->jt[l] = jt;
+    apply(bodies, q, l, dn, dt_, 0.0);
+    /* Rolling resistance against the relative spin, never reversing it. */
+    if (law->rolling > 0.0 && q->kr[l] > 0.0) {
+        double spin = a->w - b->w;
+        double rlimit = law->rolling * jn * q->roll_r[l];
+        double jr = bp_min(bp_max(q->jr[l] + spin * q->kr[l], -rlimit), rlimit);
+        double dr = jr - q->jr[l];
+        q->jr[l] = jr;
+        apply(bodies, q, l, 0.0, 0.0, dr);
     }
 }
 
-/* A sweep with the push out of overlaps (BP_SOFT_SWEEPS of them a
- * substep, before the move). */
-void bp_soft_sweep(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
-                   double max_push)
+/* One Gauss-Seidel sweep over the contacts, batch by batch: the push out
+ * of overlaps with law->push (BP_SOFT_SWEEPS a substep, before the move),
+ * else only the approach stopped and the speculative gap kept (the relax
+ * after the move: the push leaves no speed behind). */
+void bp_soft_sweep(bp_soft *soft, const sweep_law *law)
 {
-    sweep_contacts(soft, p, h, soft_push, max_push, true);
-}
-
-/* The sweep without the push, after the move: the push leaves no speed
- * behind. */
-void bp_soft_relax(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
-                   double max_push)
-{
-    sweep_contacts(soft, p, h, soft_push, max_push, false);
+    if (bp_soft_wide_available()) {
+        bp_soft_sweep_wide(soft, law);
+        return;
+    }
+    for (size_t i = 0; i < soft->block_count; i++) {
+        contact_block *q = &soft->blocks[i];
+        for (int l = 0; l < BP_SOFT_LANES; l++)
+            if (!empty_lane(q, l))
+                sweep_lane(soft->bodies, q, l, law);
+    }
 }
 
 /* A contact hit faster than a resting one closes bounces with the
@@ -111,15 +176,17 @@ void bp_soft_restitution(bp_soft *soft, double e, double rest_speed)
 {
     if (e == 0.0)
         return;
-    for (size_t k = 0; k < soft->contact_count; k++) {
-        soft_contact *c = &soft->contacts[k];
-        if (c->vn0 > -rest_speed || c->jn_max == 0.0)
-            continue;
-        const soft_body *a = &soft->bodies[c->a], *b = &soft->bodies[c->b];
-        double vn = (b->vx - a->vx) * c->nx + (b->vy - a->vy) * c->ny;
-        double jn = bp_max(c->jn - c->kn * (vn + e * c->vn0), 0.0);
-        double dn = jn - c->jn;
-        c->jn = jn;
-        apply(soft->bodies, c, dn, 0.0, 0.0);
+    for (size_t i = 0; i < soft->block_count; i++) {
+        contact_block *q = &soft->blocks[i];
+        for (int l = 0; l < BP_SOFT_LANES; l++) {
+            if (empty_lane(q, l) || q->vn0[l] > -rest_speed || q->jn_max[l] == 0.0)
+                continue;
+            const soft_body *a = &soft->bodies[q->a[l]], *b = &soft->bodies[q->b[l]];
+            double vn = (b->vx - a->vx) * q->nx[l] + (b->vy - a->vy) * q->ny[l];
+            double jn = bp_max(q->jn[l] - q->kn[l] * (vn + e * q->vn0[l]), 0.0);
+            double dn = jn - q->jn[l];
+            q->jn[l] = jn;
+            apply(soft->bodies, q, l, dn, 0.0, 0.0);
+        }
     }
 }

@@ -69,6 +69,31 @@ typedef struct soft_contact {
     double jn_max;       /* the largest normal impulse the step gave it */
 } soft_contact;
 
+/* Contacts solved side by side: BP_SOFT_LANES of one batch (they share no
+ * ball), each field a row of lanes, so that a lane is a SIMD register's
+ * lane. A lane without a contact joins the still body to itself with no
+ * mass: solving it changes nothing. */
+#define BP_SOFT_LANES 4
+#define BP_SOFT_NO_CONTACT UINT32_MAX
+typedef struct contact_block {
+    double nx[BP_SOFT_LANES], ny[BP_SOFT_LANES], s0[BP_SOFT_LANES];
+    double xa[BP_SOFT_LANES], ya[BP_SOFT_LANES], xb[BP_SOFT_LANES], yb[BP_SOFT_LANES];
+    double la[BP_SOFT_LANES], lb[BP_SOFT_LANES];
+    double kn[BP_SOFT_LANES], kt[BP_SOFT_LANES], kr[BP_SOFT_LANES], roll_r[BP_SOFT_LANES];
+    double jn[BP_SOFT_LANES], jt[BP_SOFT_LANES], jr[BP_SOFT_LANES];
+    double jn_max[BP_SOFT_LANES], vn0[BP_SOFT_LANES];
+    uint32_t a[BP_SOFT_LANES], b[BP_SOFT_LANES];
+} contact_block;
+
+/* What the sweeps of one step read: softness, limits and the laws. */
+typedef struct sweep_law {
+    double inv_h;               /* 1 / the substep */
+    double bias_rate, mass_scale, impulse_scale; /* the push (softness) */
+    double max_push;            /* fastest push out of an overlap, px/s */
+    double friction, rolling;
+    bool push;                  /* false: the relax, which only stops approaches */
+} sweep_law;
+
 struct bp_soft {
     bp_broadphase broadphase;
     soft_contact *contacts;
@@ -88,6 +113,12 @@ struct bp_soft {
     size_t ball_capacity;
     size_t kept_count;   /* the world's balls, and its next id, when the */
     uint32_t kept_next_id; /* memory was last kept */
+    /* The step's batches (colour.c), in its scratch: per slot of a block,
+     * the contact it holds (or BP_SOFT_NO_CONTACT); per batch, its first
+     * block, and one past the last batch the block count. */
+    const uint32_t *slots, *batch_first;
+    size_t batch_count, block_count;
+    contact_block *blocks; /* the step's contacts as the sweeps solve them */
     uint32_t *waking;    /* islands to wake this round, sorted */
     size_t waking_count, waking_capacity;
 };
@@ -126,17 +157,21 @@ bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, 
 keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world);
 bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key);
 
-/* colour.c: the order the sweeps take the contacts in. */
-bool bp_soft_order_from_floor(bp_soft *soft, const bp_world *world);
+/* colour.c: the order the sweeps take the contacts in, in batches. */
+bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world);
 
 /* contact_solver.c: the sweeps and what comes before and after them. */
 softness bp_soft_softness_for(double hz, double zeta, double h);
+bool bp_soft_pack_blocks(bp_soft *soft, const bp_world *world);
+void bp_soft_unpack_blocks(bp_soft *soft);
 void bp_soft_warm_start(bp_soft *soft);
-void bp_soft_sweep(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
-                   double max_push);
-void bp_soft_relax(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
-                   double max_push);
+void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
+
+/* contact_solver_wide.c: the sweep a block at a time in SIMD lanes, where
+ * the CPU has them (same bits as the scalar sweep). */
+bool bp_soft_wide_available(void);
+void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law);
 
 /* islands.c: waking and sleep. */
 size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world);

@@ -62,15 +62,18 @@ bool bp_soft_step(bp_world *world, double dt)
     double rest_speed = bp_params_rest_speed(p);
     bp_soft_gather_bodies(soft, world);
     if (!bp_soft_list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
-        !bp_soft_order_from_floor(soft, world))
+        !bp_soft_batch_contacts(soft, world))
         return false;
     const keyed_contact *by_key = bp_soft_recall_all(soft, world);
-    if (!by_key)
+    if (!by_key || !bp_soft_pack_blocks(soft, world))
         return false;
 
     double h = dt / BP_SOFT_SUBSTEPS;
     softness push = bp_soft_softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
-    double max_push = BP_SOFT_PUSH_R_PER_S * r_min;
+    sweep_law law = {1.0 / h,       push.bias_rate, push.mass_scale, push.impulse_scale,
+                     BP_SOFT_PUSH_R_PER_S * r_min, p->friction, p->rolling, true};
+    sweep_law relax = law;
+    relax.push = false;
     /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
      * than the pair list reaches for it. */
     double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
@@ -81,11 +84,12 @@ bool bp_soft_step(bp_world *world, double dt)
         bp_soft_integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
         bp_soft_warm_start(soft);
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
-            bp_soft_sweep(soft, p, h, &push, max_push);
+            bp_soft_sweep(soft, &law);
         bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
-        bp_soft_relax(soft, p, h, &push, max_push);
+        bp_soft_sweep(soft, &relax);
     }
     bp_soft_restitution(soft, p->restitution, rest_speed);
+    bp_soft_unpack_blocks(soft);
     bp_soft_scatter_bodies(soft, world, rest_speed);
     /* With no ball awake, and none added or removed since, the memory
      * holds (contacts between sleepers) and is left as it is. */

@@ -41,6 +41,11 @@
 
 void bp_soft_destroy(bp_soft *soft);
 
+/* The sweeps solve a block of contacts at a time in SIMD lanes where the
+ * CPU has them (on by default), else contact by contact: the same bits
+ * either way. Tests turn the lanes off to check that. */
+void bp_soft_use_lanes(bool on);
+
 /* One step of dt seconds (the world's statics prepared). false when memory
  * runs out or the stop flag is raised: the step is then unfinished. */
 bool bp_soft_step(bp_world *world, double dt);

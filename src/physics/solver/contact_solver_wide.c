@@ -1,0 +1,218 @@
+/* The soft solver's sweep a block of contacts at a time, one contact per
+ * SIMD lane (AVX: four doubles), where the CPU has AVX; elsewhere
+ * bp_soft_sweep takes the scalar sweep. Each lane does the scalar sweep's
+ * operations in the same order (no fused multiply-add: the build turns
+ * contraction off), and min and max keep the scalar a < b ? a : b, so both
+ * give the same bits: a run, its replay and its dump do not depend on the
+ * machine. The contacts of a block share no ball (colour.c), so the lanes
+ * read and write distinct bodies; an empty lane and every side and wall
+ * write the still body, which stays 0 whatever they add to it. */
+#include "soft_internal.h"
+
+#include "solver.h"
+
+/* Set by bp_soft_use_lanes(false): tests compare the scalar sweep's bits
+ * with the lanes'. */
+static bool scalar_only = false;
+
+void bp_soft_use_lanes(bool on)
+{
+    scalar_only = !on;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BP_WIDE_AVX 1
+#include <immintrin.h>
+#endif
+
+#ifdef BP_WIDE_AVX
+
+#define WIDE __attribute__((target("avx")))
+
+typedef __m256d lanes;
+
+/* A body's first four doubles (vx, vy, w, x) and last four (y, im, ii,
+ * unused) for each lane, turned into one register per field. */
+typedef struct wide_bodies {
+    lanes vx, vy, w, x, y, im, ii;
+} wide_bodies;
+
+/* Rows r0..r3 (one per lane) into columns c0..c3 (one per field), and
+ * back: a 4x4 transpose is its own inverse. */
+WIDE static inline void transpose(lanes *r0, lanes *r1, lanes *r2, lanes *r3)
+{
+    lanes t0 = _mm256_unpacklo_pd(*r0, *r1), t1 = _mm256_unpackhi_pd(*r0, *r1);
+    lanes t2 = _mm256_unpacklo_pd(*r2, *r3), t3 = _mm256_unpackhi_pd(*r2, *r3);
+    *r0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+    *r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *r2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+    *r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+WIDE static inline wide_bodies load_bodies(const soft_body *bodies, const uint32_t *idx)
+{
+    const double *p0 = &bodies[idx[0]].vx, *p1 = &bodies[idx[1]].vx;
+    const double *p2 = &bodies[idx[2]].vx, *p3 = &bodies[idx[3]].vx;
+    lanes r0 = _mm256_loadu_pd(p0), r1 = _mm256_loadu_pd(p1);
+    lanes r2 = _mm256_loadu_pd(p2), r3 = _mm256_loadu_pd(p3);
+    transpose(&r0, &r1, &r2, &r3);
+    lanes h0 = _mm256_loadu_pd(p0 + 4), h1 = _mm256_loadu_pd(p1 + 4);
+    lanes h2 = _mm256_loadu_pd(p2 + 4), h3 = _mm256_loadu_pd(p3 + 4);
+    transpose(&h0, &h1, &h2, &h3);
+    return (wide_bodies){r0, r1, r2, r3, h0, h1, h2};
+}
+
+/* The velocities and spins back (x goes back unchanged). */
+WIDE static inline void store_bodies(soft_body *bodies, const uint32_t *idx, const wide_bodies *w)
+{
+    lanes r0 = w->vx, r1 = w->vy, r2 = w->w, r3 = w->x;
+    transpose(&r0, &r1, &r2, &r3);
+    _mm256_storeu_pd(&bodies[idx[0]].vx, r0);
+    _mm256_storeu_pd(&bodies[idx[1]].vx, r1);
+    _mm256_storeu_pd(&bodies[idx[2]].vx, r2);
+    _mm256_storeu_pd(&bodies[idx[3]].vx, r3);
+}
+
+/* The scalar apply: b takes impulses (pn, pt, pr) at the contact, a their
+ * opposite, operation for operation. */
+WIDE static inline void apply(wide_bodies *a, wide_bodies *b, lanes nx, lanes ny, lanes la,
+                              lanes lb, lanes pn, lanes pt, lanes pr)
+{
+    lanes px = _mm256_sub_pd(_mm256_mul_pd(pn, nx), _mm256_mul_pd(pt, ny));
+    lanes py = _mm256_add_pd(_mm256_mul_pd(pn, ny), _mm256_mul_pd(pt, nx));
+    a->vx = _mm256_sub_pd(a->vx, _mm256_mul_pd(px, a->im));
+    a->vy = _mm256_sub_pd(a->vy, _mm256_mul_pd(py, a->im));
+    a->w = _mm256_sub_pd(a->w, _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(pt, la), pr), a->ii));
+    b->vx = _mm256_add_pd(b->vx, _mm256_mul_pd(px, b->im));
+    b->vy = _mm256_add_pd(b->vy, _mm256_mul_pd(py, b->im));
+    b->w = _mm256_add_pd(b->w, _mm256_mul_pd(_mm256_sub_pd(pr, _mm256_mul_pd(pt, lb)), b->ii));
+}
+
+/* x < y ? x : y and x > y ? x : y, as bp_min and bp_max (MINPD and MAXPD
+ * return their second operand unless the first is strictly less/greater). */
+WIDE static inline lanes lanes_min(lanes x, lanes y)
+{
+    return _mm256_min_pd(x, y);
+}
+
+WIDE static inline lanes lanes_max(lanes x, lanes y)
+{
+    return _mm256_max_pd(x, y);
+}
+
+/* The gap, bias and softness of each lane (sweep_lane's first lines). */
+WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
+                                const wide_bodies *b, const sweep_law *law, lanes nx, lanes ny,
+                                lanes *bias, lanes *mass_scale, lanes *impulse_scale)
+{
+    lanes dx = _mm256_sub_pd(_mm256_sub_pd(b->x, _mm256_loadu_pd(q->xb)),
+                             _mm256_sub_pd(a->x, _mm256_loadu_pd(q->xa)));
+    lanes dy = _mm256_sub_pd(_mm256_sub_pd(b->y, _mm256_loadu_pd(q->yb)),
+                             _mm256_sub_pd(a->y, _mm256_loadu_pd(q->ya)));
+    lanes s = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(q->s0), _mm256_mul_pd(dx, nx)),
+                            _mm256_mul_pd(dy, ny));
+    lanes zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    lanes open = _mm256_cmp_pd(s, zero, _CMP_GT_OQ);
+    lanes speculative = _mm256_mul_pd(s, _mm256_set1_pd(law->inv_h));
+    lanes pushed = zero, ms = one, is = zero;
+    if (law->push) {
+        pushed = lanes_max(_mm256_mul_pd(_mm256_set1_pd(law->bias_rate), s),
+                           _mm256_set1_pd(-law->max_push));
+        ms = _mm256_set1_pd(law->mass_scale);
+        is = _mm256_set1_pd(law->impulse_scale);
+    }
+    *bias = _mm256_blendv_pd(pushed, speculative, open);
+    *mass_scale = _mm256_blendv_pd(ms, one, open);
+    *impulse_scale = _mm256_blendv_pd(is, zero, open);
+}
+
+/* Rolling resistance of each lane (sweep_lane's last lines); lanes with
+ * no rolling mass keep their impulse and bodies as they were. */
+WIDE static inline void roll(contact_block *q, wide_bodies *a, wide_bodies *b,
+                             const sweep_law *law, lanes nx, lanes ny, lanes la, lanes lb,
+                             lanes jn)
+{
+    lanes zero = _mm256_setzero_pd(), kr = _mm256_loadu_pd(q->kr);
+    lanes rolls = _mm256_cmp_pd(kr, zero, _CMP_GT_OQ);
+    lanes spin = _mm256_sub_pd(a->w, b->w);
+    lanes rlimit = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(law->rolling), jn),
+                                 _mm256_loadu_pd(q->roll_r));
+    lanes jr0 = _mm256_loadu_pd(q->jr);
+    lanes jr = lanes_min(lanes_max(_mm256_add_pd(jr0, _mm256_mul_pd(spin, kr)),
+                                   _mm256_xor_pd(rlimit, _mm256_set1_pd(-0.0))),
+                         rlimit);
+    _mm256_storeu_pd(q->jr, _mm256_blendv_pd(jr0, jr, rolls));
+    wide_bodies a0 = *a, b0 = *b;
+    apply(a, b, nx, ny, la, lb, zero, zero, _mm256_sub_pd(jr, jr0));
+    a->vx = _mm256_blendv_pd(a0.vx, a->vx, rolls);
+    a->vy = _mm256_blendv_pd(a0.vy, a->vy, rolls);
+    a->w = _mm256_blendv_pd(a0.w, a->w, rolls);
+    b->vx = _mm256_blendv_pd(b0.vx, b->vx, rolls);
+    b->vy = _mm256_blendv_pd(b0.vy, b->vy, rolls);
+    b->w = _mm256_blendv_pd(b0.w, b->w, rolls);
+}
+
+/* One block's four contacts swept once: sweep_lane in every lane. */
+WIDE static void sweep_block(soft_body *bodies, contact_block *q, const sweep_law *law)
+{
+    wide_bodies a = load_bodies(bodies, q->a), b = load_bodies(bodies, q->b);
+    lanes nx = _mm256_loadu_pd(q->nx), ny = _mm256_loadu_pd(q->ny);
+    lanes la = _mm256_loadu_pd(q->la), lb = _mm256_loadu_pd(q->lb);
+    lanes bias, mass_scale, impulse_scale;
+    push_of(q, &a, &b, law, nx, ny, &bias, &mass_scale, &impulse_scale);
+    lanes zero = _mm256_setzero_pd();
+    lanes dvx = _mm256_sub_pd(b.vx, a.vx), dvy = _mm256_sub_pd(b.vy, a.vy);
+    lanes vn = _mm256_add_pd(_mm256_mul_pd(dvx, nx), _mm256_mul_pd(dvy, ny));
+    lanes jn0 = _mm256_loadu_pd(q->jn);
+    lanes push = _mm256_mul_pd(_mm256_mul_pd(_mm256_loadu_pd(q->kn), mass_scale),
+                               _mm256_add_pd(vn, bias));
+    lanes jn = lanes_max(
+        _mm256_sub_pd(_mm256_sub_pd(jn0, push), _mm256_mul_pd(impulse_scale, jn0)), zero);
+    _mm256_storeu_pd(q->jn, jn);
+    _mm256_storeu_pd(q->jn_max, lanes_max(_mm256_loadu_pd(q->jn_max), jn));
+    /* Friction on the contact points' relative speed, spin included. */
+    lanes ndvx = _mm256_xor_pd(dvx, _mm256_set1_pd(-0.0)); /* -dvx: the sign flipped */
+    lanes vt = _mm256_sub_pd(
+        _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(ndvx, ny), _mm256_mul_pd(dvy, nx)),
+                      _mm256_mul_pd(b.w, lb)),
+        _mm256_mul_pd(a.w, la));
+    lanes limit = _mm256_mul_pd(_mm256_set1_pd(law->friction), jn);
+    lanes jt0 = _mm256_loadu_pd(q->jt);
+    lanes jt = lanes_min(lanes_max(_mm256_sub_pd(jt0, _mm256_mul_pd(vt, _mm256_loadu_pd(q->kt))),
+                                   _mm256_xor_pd(limit, _mm256_set1_pd(-0.0))),
+                         limit);
+    _mm256_storeu_pd(q->jt, jt);
+    apply(&a, &b, nx, ny, la, lb, _mm256_sub_pd(jn, jn0), _mm256_sub_pd(jt, jt0), zero);
+    if (law->rolling > 0.0)
+        roll(q, &a, &b, law, nx, ny, la, lb, jn);
+    store_bodies(bodies, q->a, &a);
+    store_bodies(bodies, q->b, &b);
+}
+
+/* Whether this CPU runs AVX, unless the lanes are turned off. */
+bool bp_soft_wide_available(void)
+{
+    return !scalar_only && __builtin_cpu_supports("avx");
+}
+
+void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
+{
+    for (size_t i = 0; i < soft->block_count; i++)
+        sweep_block(soft->bodies, &soft->blocks[i], law);
+}
+
+#else
+
+bool bp_soft_wide_available(void)
+{
+    (void)scalar_only;
+    return false;
+}
+
+void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
+{
+    (void)soft;
+    (void)law;
+}
+
+#endif
