@@ -14,7 +14,7 @@ void bp_soft_gather_bodies(bp_soft *soft, const bp_world *world)
 {
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
-        soft->bodies[i] = body_from_world(world, i);
+        soft->bodies[i] = body_listed_now(soft, world, i);
     soft->bodies[world->count] = (soft_body){0};
 }
 
@@ -75,10 +75,10 @@ void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_
          * the swept move's own friction would upset the contacts'
          * balance (a stack of 4 rows rolled apart). */
         if (!soft->swept[i]) {
-            b->x += vx * h;
-            b->y += vy * h;
-            world->x[i] = b->x;
-            world->y[i] = b->y;
+            world->x[i] += vx * h;
+            world->y[i] += vy * h;
+            b->dx = world->x[i] - soft->listed_at[i].x;
+            b->dy = world->y[i] - soft->listed_at[i].y;
             continue;
         }
         if (!bp_arena_move_open(world, i, h))
@@ -90,7 +90,7 @@ void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_
      * sweep woke now has its mass). */
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
-        bodies[i] = body_from_world(world, i);
+        bodies[i] = body_from_world(soft, world, i);
 }
 
 /* Balls pressed onto a side or wall that faces up (against gravity), no

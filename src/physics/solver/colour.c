@@ -20,8 +20,8 @@ static inline double contact_height(const bp_soft *soft, const bp_world *world, 
                                     double g)
 {
     const soft_contact *c = &soft->contacts[k];
-    double ya = soft->bodies[c->a].y;
-    double yb = c->b == world->count ? ya : soft->bodies[c->b].y;
+    double ya = world->y[c->a];
+    double yb = c->b == world->count ? ya : world->y[c->b];
     return g > 0.0 ? world->params.height - bp_max(ya, yb) : bp_min(ya, yb);
 }
 

@@ -21,7 +21,7 @@ softness bp_soft_softness_for(double hz, double zeta, double h)
     return (softness){omega / a1, a2 * a3, a3};
 }
 
-/* Contact k into lane l of block q. */
+/* Contact c into lane l of block q. */
 static void pack_lane(contact_block *q, int l, const soft_contact *c)
 {
     q->a[l] = c->a;
@@ -29,12 +29,6 @@ static void pack_lane(contact_block *q, int l, const soft_contact *c)
     q->nx[l] = c->nx;
     q->ny[l] = c->ny;
     q->s0[l] = c->s0;
-    q->xa[l] = c->xa;
-    q->ya[l] = c->ya;
-    q->xb[l] = c->xb;
-    q->yb[l] = c->yb;
-    q->la[l] = c->la;
-    q->lb[l] = c->lb;
     q->kn[l] = c->kn;
     q->kt[l] = c->kt;
     q->kr[l] = c->kr;
@@ -89,10 +83,10 @@ static inline void apply(soft_body *bodies, const contact_block *q, int l, doubl
     soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
     a->vx -= px * a->im;
     a->vy -= py * a->im;
-    a->w -= (pt * q->la[l] + pr) * a->ii;
+    a->w -= (pt * a->r + pr) * a->ii;
     b->vx += px * b->im;
     b->vy += py * b->im;
-    b->w += (pr - pt * q->lb[l]) * b->ii;
+    b->w += (pr - pt * b->r) * b->ii;
 }
 
 /* Whether lane l of block q holds no contact. */
@@ -104,6 +98,10 @@ static inline bool empty_lane(const contact_block *q, int l)
 /* The impulses the contacts carry, given again at the substep's start. */
 void bp_soft_warm_start(bp_soft *soft)
 {
+    if (bp_soft_wide_available()) {
+        bp_soft_warm_start_wide(soft);
+        return;
+    }
     for (size_t i = 0; i < soft->block_count; i++) {
         const contact_block *q = &soft->blocks[i];
         for (int l = 0; l < BP_SOFT_LANES; l++)
@@ -117,8 +115,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
 {
     soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
     /* The gap now: as listed, and closed by how far each centre moved. */
-    double s = q->s0[l] + ((b->x - q->xb[l]) - (a->x - q->xa[l])) * q->nx[l] +
-               ((b->y - q->yb[l]) - (a->y - q->ya[l])) * q->ny[l];
+    double s = q->s0[l] + (b->dx - a->dx) * q->nx[l] + (b->dy - a->dy) * q->ny[l];
     double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
     if (s > 0.0) {
         bias = s * law->inv_h; /* speculative: it may close the gap, no more */
@@ -135,7 +132,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
     q->jn[l] = jn;
     q->jn_max[l] = bp_max(q->jn_max[l], jn);
     /* Friction on the contact points' relative speed, spin included. */
-    double vt = -dvx * q->ny[l] + dvy * q->nx[l] - b->w * q->lb[l] - a->w * q->la[l];
+    double vt = -dvx * q->ny[l] + dvy * q->nx[l] - b->w * b->r - a->w * a->r;
     double limit = law->friction * jn;
     double jt = bp_min(bp_max(q->jt[l] - vt * q->kt[l], -limit), limit);
     double dt_ = jt - q->jt[l];

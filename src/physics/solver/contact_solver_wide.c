@@ -31,10 +31,10 @@ void bp_soft_use_lanes(bool on)
 
 typedef __m256d lanes;
 
-/* A body's first four doubles (vx, vy, w, x) and last four (y, im, ii,
- * unused) for each lane, turned into one register per field. */
+/* A body's first four doubles (vx, vy, w, dx) and last four (dy, im, ii,
+ * r) for each lane, turned into one register per field. */
 typedef struct wide_bodies {
-    lanes vx, vy, w, x, y, im, ii;
+    lanes vx, vy, w, dx, dy, im, ii, r;
 } wide_bodies;
 
 /* Rows r0..r3 (one per lane) into columns c0..c3 (one per field), and
@@ -59,13 +59,13 @@ WIDE static inline wide_bodies load_bodies(const soft_body *bodies, const uint32
     lanes h0 = _mm256_loadu_pd(p0 + 4), h1 = _mm256_loadu_pd(p1 + 4);
     lanes h2 = _mm256_loadu_pd(p2 + 4), h3 = _mm256_loadu_pd(p3 + 4);
     transpose(&h0, &h1, &h2, &h3);
-    return (wide_bodies){r0, r1, r2, r3, h0, h1, h2};
+    return (wide_bodies){r0, r1, r2, r3, h0, h1, h2, h3};
 }
 
-/* The velocities and spins back (x goes back unchanged). */
+/* The velocities and spins back (dx goes back unchanged). */
 WIDE static inline void store_bodies(soft_body *bodies, const uint32_t *idx, const wide_bodies *w)
 {
-    lanes r0 = w->vx, r1 = w->vy, r2 = w->w, r3 = w->x;
+    lanes r0 = w->vx, r1 = w->vy, r2 = w->w, r3 = w->dx;
     transpose(&r0, &r1, &r2, &r3);
     _mm256_storeu_pd(&bodies[idx[0]].vx, r0);
     _mm256_storeu_pd(&bodies[idx[1]].vx, r1);
@@ -75,17 +75,17 @@ WIDE static inline void store_bodies(soft_body *bodies, const uint32_t *idx, con
 
 /* The scalar apply: b takes impulses (pn, pt, pr) at the contact, a their
  * opposite, operation for operation. */
-WIDE static inline void apply(wide_bodies *a, wide_bodies *b, lanes nx, lanes ny, lanes la,
-                              lanes lb, lanes pn, lanes pt, lanes pr)
+WIDE static inline void apply(wide_bodies *a, wide_bodies *b, lanes nx, lanes ny, lanes pn,
+                              lanes pt, lanes pr)
 {
     lanes px = _mm256_sub_pd(_mm256_mul_pd(pn, nx), _mm256_mul_pd(pt, ny));
     lanes py = _mm256_add_pd(_mm256_mul_pd(pn, ny), _mm256_mul_pd(pt, nx));
     a->vx = _mm256_sub_pd(a->vx, _mm256_mul_pd(px, a->im));
     a->vy = _mm256_sub_pd(a->vy, _mm256_mul_pd(py, a->im));
-    a->w = _mm256_sub_pd(a->w, _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(pt, la), pr), a->ii));
+    a->w = _mm256_sub_pd(a->w, _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(pt, a->r), pr), a->ii));
     b->vx = _mm256_add_pd(b->vx, _mm256_mul_pd(px, b->im));
     b->vy = _mm256_add_pd(b->vy, _mm256_mul_pd(py, b->im));
-    b->w = _mm256_add_pd(b->w, _mm256_mul_pd(_mm256_sub_pd(pr, _mm256_mul_pd(pt, lb)), b->ii));
+    b->w = _mm256_add_pd(b->w, _mm256_mul_pd(_mm256_sub_pd(pr, _mm256_mul_pd(pt, b->r)), b->ii));
 }
 
 /* x < y ? x : y and x > y ? x : y, as bp_min and bp_max (MINPD and MAXPD
@@ -105,10 +105,7 @@ WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
                                 const wide_bodies *b, const sweep_law *law, lanes nx, lanes ny,
                                 lanes *bias, lanes *mass_scale, lanes *impulse_scale)
 {
-    lanes dx = _mm256_sub_pd(_mm256_sub_pd(b->x, _mm256_loadu_pd(q->xb)),
-                             _mm256_sub_pd(a->x, _mm256_loadu_pd(q->xa)));
-    lanes dy = _mm256_sub_pd(_mm256_sub_pd(b->y, _mm256_loadu_pd(q->yb)),
-                             _mm256_sub_pd(a->y, _mm256_loadu_pd(q->ya)));
+    lanes dx = _mm256_sub_pd(b->dx, a->dx), dy = _mm256_sub_pd(b->dy, a->dy);
     lanes s = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(q->s0), _mm256_mul_pd(dx, nx)),
                             _mm256_mul_pd(dy, ny));
     lanes zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -129,8 +126,7 @@ WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
 /* Rolling resistance of each lane (sweep_lane's last lines); lanes with
  * no rolling mass keep their impulse and bodies as they were. */
 WIDE static inline void roll(contact_block *q, wide_bodies *a, wide_bodies *b,
-                             const sweep_law *law, lanes nx, lanes ny, lanes la, lanes lb,
-                             lanes jn)
+                             const sweep_law *law, lanes nx, lanes ny, lanes jn)
 {
     lanes zero = _mm256_setzero_pd(), kr = _mm256_loadu_pd(q->kr);
     lanes rolls = _mm256_cmp_pd(kr, zero, _CMP_GT_OQ);
@@ -143,7 +139,7 @@ WIDE static inline void roll(contact_block *q, wide_bodies *a, wide_bodies *b,
                          rlimit);
     _mm256_storeu_pd(q->jr, _mm256_blendv_pd(jr0, jr, rolls));
     wide_bodies a0 = *a, b0 = *b;
-    apply(a, b, nx, ny, la, lb, zero, zero, _mm256_sub_pd(jr, jr0));
+    apply(a, b, nx, ny, zero, zero, _mm256_sub_pd(jr, jr0));
     a->vx = _mm256_blendv_pd(a0.vx, a->vx, rolls);
     a->vy = _mm256_blendv_pd(a0.vy, a->vy, rolls);
     a->w = _mm256_blendv_pd(a0.w, a->w, rolls);
@@ -157,7 +153,6 @@ WIDE static void sweep_block(soft_body *bodies, contact_block *q, const sweep_la
 {
     wide_bodies a = load_bodies(bodies, q->a), b = load_bodies(bodies, q->b);
     lanes nx = _mm256_loadu_pd(q->nx), ny = _mm256_loadu_pd(q->ny);
-    lanes la = _mm256_loadu_pd(q->la), lb = _mm256_loadu_pd(q->lb);
     lanes bias, mass_scale, impulse_scale;
     push_of(q, &a, &b, law, nx, ny, &bias, &mass_scale, &impulse_scale);
     lanes zero = _mm256_setzero_pd();
@@ -174,17 +169,17 @@ WIDE static void sweep_block(soft_body *bodies, contact_block *q, const sweep_la
     lanes ndvx = _mm256_xor_pd(dvx, _mm256_set1_pd(-0.0)); /* -dvx: the sign flipped */
     lanes vt = _mm256_sub_pd(
         _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(ndvx, ny), _mm256_mul_pd(dvy, nx)),
-                      _mm256_mul_pd(b.w, lb)),
-        _mm256_mul_pd(a.w, la));
+                      _mm256_mul_pd(b.w, b.r)),
+        _mm256_mul_pd(a.w, a.r));
     lanes limit = _mm256_mul_pd(_mm256_set1_pd(law->friction), jn);
     lanes jt0 = _mm256_loadu_pd(q->jt);
     lanes jt = lanes_min(lanes_max(_mm256_sub_pd(jt0, _mm256_mul_pd(vt, _mm256_loadu_pd(q->kt))),
                                    _mm256_xor_pd(limit, _mm256_set1_pd(-0.0))),
                          limit);
     _mm256_storeu_pd(q->jt, jt);
-    apply(&a, &b, nx, ny, la, lb, _mm256_sub_pd(jn, jn0), _mm256_sub_pd(jt, jt0), zero);
+    apply(&a, &b, nx, ny, _mm256_sub_pd(jn, jn0), _mm256_sub_pd(jt, jt0), zero);
     if (law->rolling > 0.0)
-        roll(q, &a, &b, law, nx, ny, la, lb, jn);
+        roll(q, &a, &b, law, nx, ny, jn);
     store_bodies(bodies, q->a, &a);
     store_bodies(bodies, q->b, &b);
 }
@@ -195,10 +190,22 @@ bool bp_soft_wide_available(void)
     return !scalar_only && __builtin_cpu_supports("avx");
 }
 
-void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
+WIDE void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
 {
     for (size_t i = 0; i < soft->block_count; i++)
         sweep_block(soft->bodies, &soft->blocks[i], law);
+}
+
+WIDE void bp_soft_warm_start_wide(bp_soft *soft)
+{
+    for (size_t i = 0; i < soft->block_count; i++) {
+        const contact_block *q = &soft->blocks[i];
+        wide_bodies a = load_bodies(soft->bodies, q->a), b = load_bodies(soft->bodies, q->b);
+        apply(&a, &b, _mm256_loadu_pd(q->nx), _mm256_loadu_pd(q->ny), _mm256_loadu_pd(q->jn),
+              _mm256_loadu_pd(q->jt), _mm256_loadu_pd(q->jr));
+        store_bodies(soft->bodies, q->a, &a);
+        store_bodies(soft->bodies, q->b, &b);
+    }
 }
 
 #else
@@ -213,6 +220,11 @@ void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
 {
     (void)soft;
     (void)law;
+}
+
+void bp_soft_warm_start_wide(bp_soft *soft)
+{
+    (void)soft;
 }
 
 #endif

@@ -43,7 +43,7 @@ static inline uint32_t body_of(bp_soft *soft, const bp_world *world, int32_t i)
     if (i < 0)
         return (uint32_t)world->count;
     if (world->flags[i] & BP_BALL_ASLEEP)
-        soft->bodies[i] = body_from_world(world, (size_t)i);
+        soft->bodies[i] = body_listed_now(soft, world, (size_t)i);
     return (uint32_t)i;
 }
 
@@ -64,18 +64,13 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
     const soft_body *ba = &soft->bodies[ia], *bb = &soft->bodies[ib];
     *c = (soft_contact){.a = ia, .b = ib, .nx = nx, .ny = ny};
     c->s0 = s0;
-    c->xa = ba->x;
-    c->ya = ba->y;
-    c->xb = bb->x;
-    c->yb = bb->y;
-    c->la = world->r[a];
-    c->lb = lb;
-    double kn = ba->im + bb->im, kt = kn + c->la * c->la * ba->ii + lb * lb * bb->ii;
+    double la = world->r[a];
+    double kn = ba->im + bb->im, kt = kn + la * la * ba->ii + lb * lb * bb->ii;
     double kr = ba->ii + bb->ii;
     c->kn = kn > 0.0 ? 1.0 / kn : 0.0;
     c->kt = kt > 0.0 ? 1.0 / kt : 0.0;
     c->kr = kr > 0.0 ? 1.0 / kr : 0.0;
-    c->roll_r = b < 0 ? c->la : c->la * lb / (c->la + lb);
+    c->roll_r = b < 0 ? la : la * lb / (la + lb);
     c->vn0 = (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
     return true;
 }

@@ -46,22 +46,25 @@ typedef struct keyed_contact {
 
 /* A ball as the sweeps see it, in one cache line: what a contact reads
  * and writes of both its balls. Index = the ball's; one past the last
- * ball, a body that never moves stands for the sides and walls. A sleeper
- * has a body of its own (at rest, no inverse mass): a fast ball's sweep
- * may wake it within the step, and from then on it moves. */
+ * ball, a body that never moves (all 0) stands for the sides and walls. A
+ * sleeper has a body of its own (at rest, no inverse mass): a fast ball's
+ * sweep may wake it within the step, and from then on it moves. */
 typedef struct soft_body {
     double vx, vy, w; /* velocity, px/s, and spin, rad/s */
-    double x, y;      /* centre, px */
+    double dx, dy;    /* how far the centre moved since the contacts were listed, px */
     double im, ii;    /* inverse mass and inverse moment of inertia */
-    double unused;    /* pads the body to 64 bytes */
+    double r;         /* radius, px: the lever of friction at a contact */
 } soft_body;
+
+/* Where a ball was when the step listed its contacts, px. */
+typedef struct soft_place {
+    double x, y;
+} soft_place;
 
 typedef struct soft_contact {
     uint32_t a, b;       /* bodies (b: the still body for a side or a wall) */
     double nx, ny;       /* unit normal from a into b */
     double s0;           /* gap when listed, px (negative: overlap) */
-    double xa, ya, xb, yb; /* centres when listed (the still body's: 0) */
-    double la, lb;       /* levers: centre to contact point along n, px */
     double kn, kt, kr;   /* effective masses: normal, tangential, rolling */
     double roll_r;       /* radius rolling resistance acts at, px */
     double jn, jt, jr;   /* accumulated impulses: normal, tangential, rolling */
@@ -77,12 +80,10 @@ typedef struct soft_contact {
 #define BP_SOFT_NO_CONTACT UINT32_MAX
 typedef struct contact_block {
     double nx[BP_SOFT_LANES], ny[BP_SOFT_LANES], s0[BP_SOFT_LANES];
-    double xa[BP_SOFT_LANES], ya[BP_SOFT_LANES], xb[BP_SOFT_LANES], yb[BP_SOFT_LANES];
-    double la[BP_SOFT_LANES], lb[BP_SOFT_LANES];
     double kn[BP_SOFT_LANES], kt[BP_SOFT_LANES], kr[BP_SOFT_LANES], roll_r[BP_SOFT_LANES];
-    double jn[BP_SOFT_LANES], jt[BP_SOFT_LANES], jr[BP_SOFT_LANES];
-    double jn_max[BP_SOFT_LANES], vn0[BP_SOFT_LANES];
+    double jn[BP_SOFT_LANES], jt[BP_SOFT_LANES], jr[BP_SOFT_LANES], jn_max[BP_SOFT_LANES];
     uint32_t a[BP_SOFT_LANES], b[BP_SOFT_LANES];
+    double vn0[BP_SOFT_LANES]; /* restitution's alone: last, out of the sweeps' way */
 } contact_block;
 
 /* What the sweeps of one step read: softness, limits and the laws. */
@@ -101,6 +102,8 @@ struct bp_soft {
     size_t contact_count, contact_capacity, key_capacity;
     soft_body *bodies;   /* per ball index, and the still body last */
     size_t body_capacity;
+    soft_place *listed_at; /* per ball index with a body: where the step listed it */
+    size_t listed_capacity;
     contact_memory *memory, *spare; /* sorted by key */
     size_t memory_count, memory_capacity, spare_capacity;
     uint32_t *island_of; /* per ball id: the island it sleeps in (0: none) */
@@ -129,11 +132,21 @@ typedef struct softness {
     double bias_rate, mass_scale, impulse_scale;
 } softness;
 
-/* Ball i's body as the world has it now. */
-static inline soft_body body_from_world(const bp_world *world, size_t i)
+/* Ball i's body as the world has it now (listed where soft->listed_at
+ * says). */
+static inline soft_body body_from_world(const bp_soft *soft, const bp_world *world, size_t i)
 {
-    return (soft_body){world->vx[i], world->vy[i], world->w[i], world->x[i], world->y[i],
-                       world->inv_mass[i], world->inv_inertia[i], 0.0};
+    const soft_place *at = &soft->listed_at[i];
+    return (soft_body){world->vx[i],        world->vy[i],         world->w[i],
+                       world->x[i] - at->x, world->y[i] - at->y,  world->inv_mass[i],
+                       world->inv_inertia[i], world->r[i]};
+}
+
+/* Ball i's body, listed where it is now. */
+static inline soft_body body_listed_now(bp_soft *soft, const bp_world *world, size_t i)
+{
+    soft->listed_at[i] = (soft_place){world->x[i], world->y[i]};
+    return body_from_world(soft, world, i);
 }
 
 /* state.c: the state as a whole. */
@@ -168,10 +181,11 @@ void bp_soft_warm_start(bp_soft *soft);
 void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
 
-/* contact_solver_wide.c: the sweep a block at a time in SIMD lanes, where
- * the CPU has them (same bits as the scalar sweep). */
+/* contact_solver_wide.c: the warm start and the sweep a block at a time
+ * in SIMD lanes, where the CPU has them (the scalar stages' bits). */
 bool bp_soft_wide_available(void);
 void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law);
+void bp_soft_warm_start_wide(bp_soft *soft);
 
 /* islands.c: waking and sleep. */
 size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world);

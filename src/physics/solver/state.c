@@ -34,6 +34,12 @@ bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
     soft->ball_capacity = c1 < c2 ? (c1 < c4 ? c1 : c4) : (c2 < c4 ? c2 : c4);
     if (!bp_reserve((void **)&soft->bodies, &soft->body_capacity, n, sizeof(soft_body)))
         return false;
+    /* Zeroed: a ball woken within the step without a contact reads its
+     * place (and never uses it). */
+    size_t places = soft->listed_capacity;
+    if (!bp_reserve((void **)&soft->listed_at, &soft->listed_capacity, n, sizeof(soft_place)))
+        return false;
+    memset(soft->listed_at + places, 0, (soft->listed_capacity - places) * sizeof(soft_place));
     size_t old = soft->island_capacity;
     if (!bp_reserve((void **)&soft->island_of, &soft->island_capacity, ids, sizeof(uint32_t)))
         return false;
@@ -49,6 +55,7 @@ void bp_soft_destroy(bp_soft *soft)
     free(soft->contacts);
     free(soft->keys);
     free(soft->bodies);
+    free(soft->listed_at);
     free(soft->memory);
     free(soft->spare);
     free(soft->island_of);
