@@ -137,6 +137,8 @@ void bp_soft_sweep(bp_soft *soft, const bp_params *p, double h, const softness *
 void bp_soft_relax(bp_soft *soft, const bp_params *p, double h, const softness *soft_push,
                    double max_push);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
+/* impacts.c */
+void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed);
 
 /* islands.c: waking and sleep. */
 size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world);
