@@ -180,6 +180,8 @@ void bp_soft_unpack_blocks(bp_soft *soft);
 void bp_soft_warm_start(bp_soft *soft);
 void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
+/* impacts.c */
+void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed);
 
 /* contact_solver_wide.c: the warm start and the sweep a block at a time
  * in SIMD lanes, where the CPU has them (the scalar stages' bits). */

@@ -82,10 +82,13 @@ bool bp_soft_step(bp_world *world, double dt)
         if (world->stop && *world->stop)
             return false;
         bp_soft_integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
+        if (s == 0)
+            bp_soft_resolve_impacts(soft, world, h, rest_speed);
         bp_soft_warm_start(soft);
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
             bp_soft_sweep(soft, &law);
         bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
+        bp_soft_resolve_impacts(soft, world, h, rest_speed);
         bp_soft_sweep(soft, &relax);
     }
     bp_soft_restitution(soft, p->restitution, rest_speed);

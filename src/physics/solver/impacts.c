@@ -1,0 +1,97 @@
+/* The impact stage: contacts that close fast between balls that carry no
+ * load, met pairwise by the seed's law (collide.h) rather than by the
+ * sweeps, so an elastic crowd keeps its energy and equal masses swap
+ * speeds exactly, while a pile is left to the sweeps whole. */
+#include <string.h>
+
+#include "collide.h"
+#include "scratch.h"
+#include "soft_internal.h"
+
+/* Most rounds of impacts at once: a row of balls passes an impact one
+ * ball a round. */
+#define BP_SOFT_IMPACT_ROUNDS 8
+
+/* Per body: whether it carries load, a contact of its pushing or having
+ * pushed in this step (jn > 0 now, or jn_max > 0; before the first warm
+ * start, jn is the impulse kept from the last step). The still body
+ * never does. NULL when scratch memory runs out. */
+static uint8_t *loaded_bodies(const bp_soft *soft, const bp_world *world)
+{
+    uint8_t *loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
+    if (!loaded)
+        return NULL;
+    memset(loaded, 0, world->count + 1);
+    for (size_t i = 0; i < soft->block_count; i++) {
+        const contact_block *q = &soft->blocks[i];
+        for (int l = 0; l < BP_SOFT_LANES; l++)
+            if (q->jn[l] > 0.0 || q->jn_max[l] > 0.0)
+                loaded[q->a[l]] = loaded[q->b[l]] = 1;
+    }
+    loaded[world->count] = 0;
+    return loaded;
+}
+
+/* Lane l of block q met as an impact if its balls close within the next h
+ * s faster than resting balls meet: whether it was. */
+static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bodies,
+                 contact_block *q, int l, double h, double rest_speed)
+{
+    const bp_params *p = &world->params;
+    soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
+    double nx = q->nx[l], ny = q->ny[l];
+    double vn = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
+    if (!(vn < -rest_speed))
+        return false;
+    double s = q->s0[l] + (b->dx - a->dx) * nx + (b->dy - a->dy) * ny;
+    if (s + vn * h > 0.0)
+        return false;
+    if (q->b[l] >= world->count) {
+        if (a->im == 0.0)
+            return false;
+        bp_collide_surface(law, -nx, -ny, a->r, a->im, a->ii, &a->vx, &a->vy, &a->w,
+                           p->restitution, rest_speed);
+    } else {
+        if ((a->im == 0.0 && !(world->flags[q->a[l]] & BP_BALL_HELD)) ||
+            (b->im == 0.0 && !(world->flags[q->b[l]] & BP_BALL_HELD)))
+            return false;
+        bp_contact_side sa = {&a->vx, &a->vy, &a->w, a->im, a->ii, a->r};
+        bp_contact_side sb = {&b->vx, &b->vy, &b->w, b->im, b->ii, b->r};
+        bp_collide_pair(law, p->restitution, rest_speed, nx, ny, &sa, &sb);
+    }
+    q->vn0[l] = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
+    return true;
+}
+
+/* Contacts that close within the next h s faster than resting balls meet,
+ * between balls neither of which carries load: impacts, each met by the
+ * pairwise law (collide.h: the 1D law along the normal with the world's
+ * restitution, friction bounded by its impulse), in rounds until none
+ * approaches, so an impact passes down a row as the seed law passes it.
+ * Elastic balls then keep their energy to rounding (a Gauss-Seidel sweep
+ * over a cluster would not) and equal masses swap. A ball meets a side or
+ * wall by the static law. A contact met here closes no more in the
+ * sweeps, and restitution leaves it alone (its vn0 is the speed it parts
+ * at). Sleepers (no inverse mass, not held) are left to the sweeps.
+ *
+ * A ball that carries load is the sweeps' in all its contacts: after the
+ * move its velocity holds the push out of its overlaps, which the relax
+ * takes back; met here, the push would bounce it off its neighbours and a
+ * pile would fall asleep out of balance (docs/benchmarks.md). */
+void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed)
+{
+    bp_contact_law law = {world->params.friction, world->params.rolling};
+    soft_body *bodies = soft->bodies;
+    const uint8_t *loaded = loaded_bodies(soft, world);
+    if (!loaded)
+        return;
+    for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
+        bool met = false;
+        for (size_t i = 0; i < soft->block_count; i++)
+            for (int l = 0; l < BP_SOFT_LANES; l++)
+                if (!loaded[soft->blocks[i].a[l]] && !loaded[soft->blocks[i].b[l]])
+                    met |= meet(world, &law, bodies, &soft->blocks[i], l, h, rest_speed);
+        if (!met)
+            return;
+    }
+}
