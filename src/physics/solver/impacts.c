@@ -12,24 +12,65 @@
  * ball a round. */
 #define BP_SOFT_IMPACT_ROUNDS 8
 
-/* Per body: whether it carries load, a contact of its pushing or having
- * pushed in this step (jn > 0 now, or jn_max > 0; before the first warm
- * start, jn is the impulse kept from the last step). The still body
- * never does. NULL when scratch memory runs out. */
-static uint8_t *loaded_bodies(const bp_soft *soft, const bp_world *world)
+/* Marks both balls of every lane listed in soft->impact_slots that
+ * pushes or has pushed in this step (jn > 0 or jn_max > 0) as carrying
+ * load; with prune, keeps listed only the lanes with a ball still free of
+ * it. */
+static void mark_loaded(bp_soft *soft, bool prune)
 {
-    uint8_t *loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
-    if (!loaded)
-        return NULL;
-    memset(loaded, 0, world->count + 1);
-    for (size_t i = 0; i < soft->block_count; i++) {
-        const contact_block *q = &soft->blocks[i];
-        for (int l = 0; l < BP_SOFT_LANES; l++)
-            if (q->jn[l] > 0.0 || q->jn_max[l] > 0.0)
-                loaded[q->a[l]] = loaded[q->b[l]] = 1;
+    uint8_t *loaded = soft->loaded;
+    for (size_t i = 0; i < soft->impact_count; i++) {
+        uint32_t slot = soft->impact_slots[i];
+        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
+        int l = (int)(slot % BP_SOFT_LANES);
+        if (q->jn[l] > 0.0 || q->jn_max[l] > 0.0)
+            loaded[q->a[l]] = loaded[q->b[l]] = 1;
     }
-    loaded[world->count] = 0;
-    return loaded;
+    if (!prune)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < soft->impact_count; i++) {
+        uint32_t slot = soft->impact_slots[i];
+        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
+        int l = (int)(slot % BP_SOFT_LANES);
+        if (!loaded[q->a[l]] || !loaded[q->b[l]])
+            soft->impact_slots[kept++] = slot;
+    }
+    soft->impact_count = kept;
+}
+
+/* Every lane's balls free of load again (the still body marked loaded, so
+ * that a lane stays listed only for a ball that may be free of it). */
+static void clear_loaded(bp_soft *soft, size_t still)
+{
+    for (size_t i = 0; i < soft->impact_count; i++) {
+        uint32_t slot = soft->impact_slots[i];
+        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
+        int l = (int)(slot % BP_SOFT_LANES);
+        soft->loaded[q->a[l]] = soft->loaded[q->b[l]] = 0;
+    }
+    soft->loaded[still] = 1;
+}
+
+/* The step's lanes that may meet impacts (every contact), and the load
+ * their balls carry before the first sweep: the impulses kept from the
+ * last step. false when memory runs out. */
+bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world)
+{
+    size_t slots = soft->block_count * BP_SOFT_LANES;
+    soft->loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
+    soft->impact_slots = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
+    if (!soft->loaded || !soft->impact_slots)
+        return false;
+    soft->impact_count = 0;
+    for (size_t i = 0; i < soft->block_count; i++)
+        for (int l = 0; l < BP_SOFT_LANES; l++)
+            if (soft->blocks[i].a[l] != soft->blocks[i].b[l])
+                soft->impact_slots[soft->impact_count++] = (uint32_t)(i * BP_SOFT_LANES) + (uint32_t)l;
+    clear_loaded(soft, world->count);
+    mark_loaded(soft, false);
+    soft->impacts_swept = false;
+    return true;
 }
 
 /* Lane l of block q met as an impact if its balls close within the next h
@@ -78,19 +119,30 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
  * move its velocity holds the push out of its overlaps, which the relax
  * takes back; met here, the push would bounce it off its neighbours and a
  * pile would fall asleep out of balance (docs/benchmarks.md). */
-void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed)
+void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed,
+                             bool swept)
 {
     bp_contact_law law = {world->params.friction, world->params.rolling};
-    soft_body *bodies = soft->bodies;
-    const uint8_t *loaded = loaded_bodies(soft, world);
-    if (!loaded)
-        return;
+    /* From the first sweep on, jn <= jn_max: a ball's load is then
+     * whether a contact of its has pushed (jn_max > 0), which only grows,
+     * so lanes whose balls both carry load leave the list for the step. */
+    if (swept && !soft->impacts_swept) {
+        clear_loaded(soft, world->count);
+        soft->impacts_swept = true;
+    }
+    if (swept)
+        mark_loaded(soft, true);
+    const uint8_t *loaded = soft->loaded;
+    uint32_t still = (uint32_t)world->count;
     for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
         bool met = false;
-        for (size_t i = 0; i < soft->block_count; i++)
-            for (int l = 0; l < BP_SOFT_LANES; l++)
-                if (!loaded[soft->blocks[i].a[l]] && !loaded[soft->blocks[i].b[l]])
-                    met |= meet(world, &law, bodies, &soft->blocks[i], l, h, rest_speed);
+        for (size_t i = 0; i < soft->impact_count; i++) {
+            uint32_t slot = soft->impact_slots[i];
+            contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
+            int l = (int)(slot % BP_SOFT_LANES);
+            if (!loaded[q->a[l]] && (q->b[l] == still || !loaded[q->b[l]]))
+                met |= meet(world, &law, soft->bodies, q, l, h, rest_speed);
+        }
         if (!met)
             return;
     }

@@ -122,6 +122,10 @@ struct bp_soft {
     const uint32_t *slots, *batch_first;
     size_t batch_count, block_count;
     contact_block *blocks; /* the step's contacts as the sweeps solve them */
+    uint8_t *loaded;       /* per body: it carries load in this step (impacts.c) */
+    uint32_t *impact_slots;/* the lanes that may yet meet an impact */
+    size_t impact_count;
+    bool impacts_swept;    /* the load has been marked since the first sweep */
     uint32_t *waking;    /* islands to wake this round, sorted */
     size_t waking_count, waking_capacity;
 };
@@ -180,8 +184,10 @@ void bp_soft_unpack_blocks(bp_soft *soft);
 void bp_soft_warm_start(bp_soft *soft);
 void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
-/* impacts.c */
-void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed);
+/* impacts.c: impacts by the pairwise law between balls free of load. */
+bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world);
+void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed,
+                             bool swept);
 
 /* contact_solver_wide.c: the warm start and the sweep a block at a time
  * in SIMD lanes, where the CPU has them (the scalar stages' bits). */

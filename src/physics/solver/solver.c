@@ -65,7 +65,7 @@ bool bp_soft_step(bp_world *world, double dt)
         !bp_soft_batch_contacts(soft, world))
         return false;
     const keyed_contact *by_key = bp_soft_recall_all(soft, world);
-    if (!by_key || !bp_soft_pack_blocks(soft, world))
+    if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world))
         return false;
 
     double h = dt / BP_SOFT_SUBSTEPS;
@@ -83,12 +83,12 @@ bool bp_soft_step(bp_world *world, double dt)
             return false;
         bp_soft_integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
         if (s == 0)
-            bp_soft_resolve_impacts(soft, world, h, rest_speed);
+            bp_soft_resolve_impacts(soft, world, h, rest_speed, false);
         bp_soft_warm_start(soft);
         for (int it = 0; it < BP_SOFT_SWEEPS; it++)
             bp_soft_sweep(soft, &law);
         bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
-        bp_soft_resolve_impacts(soft, world, h, rest_speed);
+        bp_soft_resolve_impacts(soft, world, h, rest_speed, true);
         bp_soft_sweep(soft, &relax);
     }
     bp_soft_restitution(soft, p->restitution, rest_speed);
