@@ -93,7 +93,7 @@ bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt)
     /* Only balls awake join islands (contacts with a sleeper or a static
      * join none): their entries alone are set, so a world asleep costs
      * nothing here. */
-    size_t awake = 0;
+    size_t awake = 0, ready = 0;
     for (size_t i = bp_world_next_awake(world, 0); i < n; i = bp_world_next_awake(world, i + 1)) {
         awake++;
         soft->parent[i] = (uint32_t)i;
@@ -106,8 +106,11 @@ bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt)
             world->calm[i] = 0;
         else if (world->calm[i] < calm_steps)
             world->calm[i]++;
+        ready += world->calm[i] >= calm_steps;
     }
-    if (awake == 0)
+    /* An island sleeps only when all its balls are ready: with none
+     * ready, none can, and the islands need not be found. */
+    if (awake == 0 || ready == 0)
         return true;
     for (size_t k = 0; k < soft->contact_count; k++) {
         const soft_contact *c = &soft->contacts[k];
