@@ -83,11 +83,14 @@ void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_
         }
         if (!bp_arena_move_open(world, i, h))
             bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
+        *b = body_from_world(soft, world, i); /* as the swept move left it */
     }
+    if (held == 0)
+        return;
     /* Out of memory the sweep still moves every held ball. */
     (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
-    /* What the swept moves changed, back in the bodies (a sleeper the
-     * sweep woke now has its mass). */
+    /* What the sweep changed, back in the bodies: the balls it moved and
+     * those they hit (a sleeper it woke now has its mass). */
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
         bodies[i] = body_from_world(soft, world, i);
