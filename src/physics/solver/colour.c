@@ -4,7 +4,6 @@
  * contacts of a batch share no ball, so a batch is swept several contacts
  * at a time (contact_solver_wide.c) with the ordered sweep's result. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "minmax.h"

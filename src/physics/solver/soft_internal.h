@@ -20,8 +20,9 @@
  * step can make is listed, and solved as speculative until it touches. */
 #define BP_SOFT_MARGIN_OVER_R 0.5
 /* A run of one id_a (contact_memory.c), or a bin of the order from the
- * floor up (colour.c), longer than this is sorted by qsort rather than by
- * insertion (a pile's floor row, all at one height, fills one bin). */
+ * floor up (colour.c), longer than this is sorted by qsort or a merge sort
+ * rather than by insertion (a pile's floor row, all at one height, fills
+ * one bin). */
 #define BP_SOFT_INSERTION_MAX 16
 
 enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
