@@ -115,9 +115,9 @@ static size_t asleep(const bp_world *w)
 
 /* The soft solver carries impulses from step to step and keeps the
  * islands its sleepers sleep in: a restore must give those back too, or
- * the steps after it start from nothing and drift (a pile that has begun
- * to sleep, and a big ball dropped on it after the save, which wakes
- * islands, so that both matter). */
+ * the steps after it start from nothing and drift (a pile asleep with a
+ * ball falling onto it, and a big ball dropped on it after the save,
+ * which wake its islands, so that both matter). */
 static void soft_steps_on_from_a_restore_as_before(void)
 {
     bp_options opts = bp_options_default();
@@ -130,7 +130,10 @@ static void soft_steps_on_from_a_restore_as_before(void)
     bp_world *other = bp_setup_world(&opts, &status, err, sizeof err);
     if (!w || !other)
         exit(1);
-    step_n(w, 400);
+    /* Saved with the pile asleep and a ball still falling onto it. */
+    for (int s = 0; s < 1200 && asleep(w) < w->count; s++)
+        step_n(w, 1);
+    bp_world_insert_ball(w, 120, 40, 0, 0, 10, 0);
     TAP_OK(asleep(w) > 0 && asleep(w) < w->count, "a soft pile partly asleep");
     bp_world_state at = {0}, first = {0}, second = {0};
     bp_world_save(w, &at);

@@ -12,9 +12,9 @@
 /* Substeps of a step: each moves the balls once between two sweeps. */
 #define BP_SOFT_SUBSTEPS 4
 /* Gauss-Seidel sweeps with the push per substep (then one without): one
- * lets a stack of 4 or 6 rows roll apart well above the friction it needs
- * (a frozen stack's friction converges slowly); 4 hold them. */
-#define BP_SOFT_SWEEPS 4
+ * or two let a stack of 4 or 6 rows roll apart well above the friction it
+ * needs (a frozen stack's friction converges slowly); 3 hold them. */
+#define BP_SOFT_SWEEPS 3
 /* Contact stiffness as a part of the substep rate, and its damping ratio:
  * at a quarter, a settled pile crept at up to 1 px/s and some fell asleep
  * creeping (woken, 5 pours of 30 moved their top percent over 0.1 r); a
