@@ -11,10 +11,9 @@
  * join one island, and a ball awake touching a sleeper wakes it. */
 #define BP_SOFT_TOUCH_OVER_R 0.05
 /* A ball is slow below this speed (and spin times radius), as a part of
- * the speed gravity adds in a step (the benchmark pit: 5 px/s, a radius a
- * second, about Box2D v3's); without gravity, as a part of the smallest
- * radius per second. */
-#define BP_SOFT_SLEEP_SPEED_G_STEP 0.6
+ * the speed gravity adds in a step; without gravity, as a part of the
+ * smallest radius per second. */
+#define BP_SOFT_SLEEP_SPEED_G_STEP 0.25
 #define BP_SOFT_SLEEP_SPEED_R_PER_S 0.05
 /* An island sleeps when every ball in it has been slow this long, s. */
 #define BP_SOFT_SLEEP_AFTER_S 0.5
