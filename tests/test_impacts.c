@@ -33,26 +33,6 @@ static bp_params elastic_space(double width, double height, double e)
     return p;
 }
 
-static bp_world *new_world(const bp_params *p)
-{
-    bp_world *w = bp_world_new(p);
-    if (!w) {
-        printf("Bail out! out of memory\n");
-        exit(1);
-    }
-    return w;
-}
-
-static size_t add(bp_world *w, double x, double y, double vx, double vy, double r)
-{
-    int64_t id = bp_world_insert_ball(w, x, y, vx, vy, r, 0.0);
-    if (id < 0) {
-        printf("Bail out! cannot add a ball\n");
-        exit(1);
-    }
-    return (size_t)bp_world_index_of(w, (uint32_t)id);
-}
-
 static double uniform(uint64_t *seed)
 {
     *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -65,14 +45,14 @@ static void elastic_gas_keeps_its_energy(void)
     const int n = 3000;
     double scale = sqrt(n / 250.0);
     bp_params p = elastic_space(800.0 * scale, 600.0 * scale, 1.0);
-    bp_world *w = new_world(&p);
+    bp_world *w = world_or_bail(&p);
     int cols = (int)ceil(sqrt(n * p.width / p.height)), rows = (n + cols - 1) / cols;
     double cw = p.width / cols, ch = p.height / rows;
     uint64_t seed = 7;
     for (int k = 0; k < n; k++) {
         double vx = 400.0 * uniform(&seed) - 200.0, vy = 400.0 * uniform(&seed) - 200.0;
         double r = fmin(6.0 + 10.0 * uniform(&seed), 0.45 * fmin(cw, ch));
-        add(w, cw * (k % cols + 0.5), ch * (k / cols + 0.5), vx, vy, r);
+        add_or_bail(w, cw * (k % cols + 0.5), ch * (k / cols + 0.5), vx, vy, r);
     }
     double ke0, ke, pe, low = 1.0, high = 1.0;
     bp_world_energy(w, &ke0, &pe);
@@ -94,9 +74,9 @@ static void elastic_gas_keeps_its_energy(void)
 static void head_on_swaps(double va, double vb, double gap)
 {
     bp_params p = elastic_space(2000.0, 600.0, 1.0);
-    bp_world *w = new_world(&p);
-    add(w, 700.0, 300.0, va, 0.0, 10.0);
-    add(w, 720.0 + gap, 300.0, vb, 0.0, 10.0);
+    bp_world *w = world_or_bail(&p);
+    add_or_bail(w, 700.0, 300.0, va, 0.0, 10.0);
+    add_or_bail(w, 720.0 + gap, 300.0, vb, 0.0, 10.0);
     for (int s = 0; s < 120; s++)
         step_or_bail(w);
     int64_t a = bp_world_index_of(w, 0), b = bp_world_index_of(w, 1);
@@ -118,10 +98,10 @@ static void head_on_swaps(double va, double vb, double gap)
 static void newtons_cradle(void)
 {
     bp_params p = elastic_space(2000.0, 600.0, 1.0);
-    bp_world *w = new_world(&p);
-    add(w, 540.0, 300.0, 300.0, 0.0, 10.0);
+    bp_world *w = world_or_bail(&p);
+    add_or_bail(w, 540.0, 300.0, 300.0, 0.0, 10.0);
     for (int k = 0; k < 5; k++)
-        add(w, 600.0 + 20.0 * k, 300.0, 0.0, 0.0, 10.0);
+        add_or_bail(w, 600.0 + 20.0 * k, 300.0, 0.0, 0.0, 10.0);
     for (int s = 0; s < 240; s++)
         step_or_bail(w);
     bool still = true;

@@ -25,22 +25,7 @@
 static bp_world *new_world(bp_params p)
 {
     p.solver = BP_SOLVER_SOFT;
-    bp_world *w = bp_world_new(&p);
-    if (!w) {
-        printf("Bail out! out of memory\n");
-        exit(1);
-    }
-    return w;
-}
-
-static size_t add(bp_world *w, double x, double y, double vx, double vy, double r)
-{
-    int64_t id = bp_world_insert_ball(w, x, y, vx, vy, r, 0.0);
-    if (id < 0) {
-        printf("Bail out! cannot add a ball\n");
-        exit(1);
-    }
-    return (size_t)bp_world_index_of(w, (uint32_t)id);
+    return world_or_bail(&p);
 }
 
 /* The woken pile (woken.h) must stand: the targets, all asserted. */
@@ -200,8 +185,8 @@ static void head_on_swap(void)
     p.restitution = 1.0;
     p.friction = 0.0;
     bp_world *w = new_world(p);
-    add(w, 300.0, 300.0, 200.0, 0.0, 10.0);
-    add(w, 500.0, 300.0, -50.0, 0.0, 10.0);
+    add_or_bail(w, 300.0, 300.0, 200.0, 0.0, 10.0);
+    add_or_bail(w, 500.0, 300.0, -50.0, 0.0, 10.0);
     for (int s = 0; s < 120; s++)
         step_or_bail(w);
     int64_t a = bp_world_index_of(w, 0), b = bp_world_index_of(w, 1);
@@ -226,7 +211,7 @@ static void rolls_down_incline(void)
         printf("Bail out! cannot add the incline\n");
         exit(1);
     }
-    size_t i = add(w, 100.0, 100.0 + 50.0 * tan(th) - (r + wall_r) / cos(th), 0.0, 0.0, r);
+    size_t i = add_or_bail(w, 100.0, 100.0 + 50.0 * tan(th) - (r + wall_r) / cos(th), 0.0, 0.0, r);
     for (int s = 0; s < 30; s++)
         step_or_bail(w);
     double v0 = hypot(w->vx[i], w->vy[i]);
@@ -251,7 +236,7 @@ static void bounce_apex_holds(double hz)
     p.width = 400.0;
     p.height = 600.0;
     bp_world *w = new_world(p);
-    size_t i = add(w, 200.0, 100.0, 0.0, 0.0, 10.0);
+    size_t i = add_or_bail(w, 200.0, 100.0, 0.0, 0.0, 10.0);
     double drop = 590.0 - 100.0, worst = 0.0, prev_vy = 0.0;
     int apexes = 0;
     for (int s = 0; s < (int)(30.0 * hz); s++) {
@@ -287,7 +272,7 @@ static void energy_never_above_start(void)
             u[q] = (double)(seed >> 11) / 9007199254740992.0;
         }
         /* A grid of 10 x 8 cells of 60 x 50 px: no two balls overlap. */
-        add(w, 30.0 + 60.0 * (k % 10), 25.0 + 50.0 * (k / 10), 400.0 * u[0] - 200.0,
+        add_or_bail(w, 30.0 + 60.0 * (k % 10), 25.0 + 50.0 * (k / 10), 400.0 * u[0] - 200.0,
             400.0 * u[1] - 200.0, 6.0 + 12.0 * u[2]);
     }
     double ke, pe;
@@ -320,13 +305,13 @@ static void islands_sleep_apart(void)
     bp_world *w = new_world(p);
     for (int row = 0; row < 3; row++)
         for (int k = 0; k < 4 - row; k++) {
-            add(w, 100.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
-            add(w, 600.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
+            add_or_bail(w, 100.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
+            add_or_bail(w, 600.0 + 20.0 * k + 10.0 * row, 390.0 - 17.4 * row, 0.0, 0.0, 10.0);
         }
     for (int s = 0; s < 600 && asleep_count(w) < w->count; s++)
         step_or_bail(w);
     TAP_OK(asleep_count(w) == w->count, "two pyramids of 9 balls fall asleep");
-    size_t dropped = add(w, 630.0, 100.0, 0.0, 0.0, 10.0);
+    size_t dropped = add_or_bail(w, 630.0, 100.0, 0.0, 0.0, 10.0);
     bool left_slept = true, right_woke = false;
     for (int s = 0; s < 120; s++) {
         step_or_bail(w);
@@ -356,8 +341,8 @@ static void nothing_passes_a_wall(void)
         printf("Bail out! cannot add the wall\n");
         exit(1);
     }
-    size_t fast = add(w, 300.0, 300.0, 20000.0, 0.0, 5.0);
-    size_t hand = add(w, 300.0, 500.0, 3000.0, 0.0, 10.0);
+    size_t fast = add_or_bail(w, 300.0, 300.0, 20000.0, 0.0, 5.0);
+    size_t hand = add_or_bail(w, 300.0, 500.0, 3000.0, 0.0, 10.0);
     bp_world_set_held(w, w->id[hand], true);
     uint32_t fast_id = w->id[fast], hand_id = w->id[hand];
     bool left = true;
@@ -387,7 +372,7 @@ static bool pyramid_stands(int rows, double friction)
     size_t top = 0;
     for (int row = 0; row < rows; row++)
         for (int k = 0; k < rows - row; k++)
-            top = add(w, 100.0 + 2.0 * r * k + r * row, p.height - r - row_h * row, 0.0, 0.0, r);
+            top = add_or_bail(w, 100.0 + 2.0 * r * k + r * row, p.height - r - row_h * row, 0.0, 0.0, r);
     uint32_t top_id = w->id[top];
     double y0 = w->y[top];
     for (int s = 0; s < 240; s++)
