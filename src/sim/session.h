@@ -7,6 +7,8 @@
  * its velocity is set to carry it to the target in exactly one step, so it
  * follows the cursor and, having infinite mass, shoves the others aside
  * (at its own speed: see bp_collide_shove).
+ * The soft solver's sweeps give it its own mass instead (design.md), so it
+ * shoves a pile with its own momentum rather than driving it.
  * While paused, moves place the held ball directly at the target. */
 #ifndef BP_SESSION_H
 #define BP_SESSION_H
