@@ -142,11 +142,9 @@ typedef struct softness {
  * no inverse mass: the session sets its velocity before every step, so in
  * free space it follows the hand exactly, but in the sweeps it shoves its
  * neighbours with its own momentum and is slowed by them. As an immovable
- * body, every sweep set the neighbour in its way to the hand's speed again
- * (20 a step), and that neighbour's contacts carried it on: a flick along
- * the heap's top at 3,000 px/s drove 10 times the ball's momentum into the
- * pile in one step and threw 27 balls faster than 500 px/s, up to
- * 3,339 px/s (the passes: one, at 995). */
+ * body, every sweep set the neighbour in its way to the hand's speed
+ * again, and that neighbour's contacts carried it on: a flick out of a
+ * pile threw dozens of balls (docs/design.md). */
 static inline soft_body body_from_world(const bp_soft *soft, const bp_world *world, size_t i)
 {
     const soft_place *at = &soft->listed_at[i];
