@@ -12,6 +12,14 @@
  * ball a round. */
 #define BP_SOFT_IMPACT_ROUNDS 8
 
+/* The block of the i-th lane listed for impacts, and its lane (*l). */
+static inline contact_block *listed_lane(const bp_soft *soft, size_t i, int *l)
+{
+    uint32_t slot = soft->impact_slots[i];
+    *l = (int)(slot % BP_SOFT_LANES);
+    return &soft->blocks[slot / BP_SOFT_LANES];
+}
+
 /* Marks both balls of every lane listed in soft->impact_slots that
  * pushes or has pushed in this step (jn > 0 or jn_max > 0) as carrying
  * load; with prune, keeps listed only the lanes with a ball still free of
@@ -20,9 +28,8 @@ static void mark_loaded(bp_soft *soft, bool prune)
 {
     uint8_t *loaded = soft->loaded;
     for (size_t i = 0; i < soft->impact_count; i++) {
-        uint32_t slot = soft->impact_slots[i];
-        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
-        int l = (int)(slot % BP_SOFT_LANES);
+        int l;
+        const contact_block *q = listed_lane(soft, i, &l);
         if (q->jn[l] > 0.0 || q->jn_max[l] > 0.0)
             loaded[q->a[l]] = loaded[q->b[l]] = 1;
     }
@@ -30,11 +37,10 @@ static void mark_loaded(bp_soft *soft, bool prune)
         return;
     size_t kept = 0;
     for (size_t i = 0; i < soft->impact_count; i++) {
-        uint32_t slot = soft->impact_slots[i];
-        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
-        int l = (int)(slot % BP_SOFT_LANES);
+        int l;
+        const contact_block *q = listed_lane(soft, i, &l);
         if (!loaded[q->a[l]] || !loaded[q->b[l]])
-            soft->impact_slots[kept++] = slot;
+            soft->impact_slots[kept++] = soft->impact_slots[i];
     }
     soft->impact_count = kept;
 }
@@ -44,9 +50,8 @@ static void mark_loaded(bp_soft *soft, bool prune)
 static void clear_loaded(bp_soft *soft, size_t still)
 {
     for (size_t i = 0; i < soft->impact_count; i++) {
-        uint32_t slot = soft->impact_slots[i];
-        const contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
-        int l = (int)(slot % BP_SOFT_LANES);
+        int l;
+        const contact_block *q = listed_lane(soft, i, &l);
         soft->loaded[q->a[l]] = soft->loaded[q->b[l]] = 0;
     }
     soft->loaded[still] = 1;
@@ -137,9 +142,8 @@ void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, dou
     for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
         bool met = false;
         for (size_t i = 0; i < soft->impact_count; i++) {
-            uint32_t slot = soft->impact_slots[i];
-            contact_block *q = &soft->blocks[slot / BP_SOFT_LANES];
-            int l = (int)(slot % BP_SOFT_LANES);
+            int l;
+            contact_block *q = listed_lane(soft, i, &l);
             if (!loaded[q->a[l]] && (q->b[l] == still || !loaded[q->b[l]]))
                 met |= meet(world, &law, soft->bodies, q, l, h, rest_speed);
         }
