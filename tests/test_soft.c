@@ -2,8 +2,8 @@
  *
  * A pile settled until it sleeps, then woken whole, must stand as it was:
  * 99% of its balls move at most 0.1 r in 2 s, none more than 1 r (the pit
- * of 1,000 and the heap scene); a deep pit comes to rest; and woken after 5 s asleep it moves
- * exactly as woken at once. Then: two equal balls meeting head on with
+ * of 1,000 and the heap scene); a deep pit comes to rest; and woken after
+ * 5 s asleep it moves exactly as woken at once. Then: two equal balls meeting head on with
  * e = 1 swap their speeds exactly; a disk rolls down a 20 degree incline at
  * (2/3) g sin(theta) with w r = v; a ball dropped with e = 1 bounces back to
  * its height for 30 s; a crowd never ends up with more energy than it
@@ -132,9 +132,9 @@ static void the_pit_kept_awake_rests(void)
 }
 
 /* A deep pile comes to rest: the pit of 6,000 (40 rows) is asleep within
- * 10 s. With its contacts twice as stiff as the sweeps can converge
- * through that many rows, it breathed up and down as a whole at a few
- * px/s for good and never slept (solver.c). */
+ * 10 s. With contacts stiffer than the sweeps can converge through that
+ * many rows (half the substep rate), it breathed up and down as a whole
+ * at a few px/s for good and never slept (solver.c). */
 static void a_deep_pit_comes_to_rest(void)
 {
     enum { BALLS = 6000 };
@@ -149,9 +149,7 @@ static void a_deep_pit_comes_to_rest(void)
     size_t asleep = 0;
     for (; s < (int)(10.0 * p.hz) && asleep < w->count; s++) {
         step_or_bail(w);
-        asleep = 0;
-        for (size_t i = 0; i < w->count; i++)
-            asleep += (w->flags[i] & BP_BALL_ASLEEP) != 0;
+        asleep = asleep_count(w);
     }
     printf("# pit of 6,000: %zu asleep after %d steps\n", asleep, s);
     TAP_OK(asleep >= w->count * 99 / 100, "pit of 6,000: 99% of the balls asleep within 10 s");
