@@ -3,9 +3,10 @@
  * A pile settled until it sleeps, then woken whole, must stand as it was:
  * 99% of its balls move at most 0.1 r in 2 s, none more than 1 r (the pit
  * of 1,000 and the heap scene); a deep pit comes to rest; and woken after
- * 5 s asleep it moves exactly as woken at once. Then: two equal balls meeting head on with
- * e = 1 swap their speeds exactly; a disk rolls down a 20 degree incline at
- * (2/3) g sin(theta) with w r = v; a ball dropped with e = 1 bounces back to
+ * 5 s asleep it moves exactly as woken at once. Then: two equal balls
+ * meeting head on with e = 1 swap their speeds exactly; a disk rolls down
+ * a 20 degree incline at (2/3) g sin(theta) with w r = v; a ball dropped
+ * with e = 1 bounces back to
  * its height for 30 s; a crowd never ends up with more energy than it
  * started with; islands sleep apart, and a ball landing on a sleeping pile
  * wakes it; nothing passes a wall. */
@@ -26,6 +27,18 @@ static bp_world *new_world(bp_params p)
 {
     p.solver = BP_SOLVER_SOFT;
     return world_or_bail(&p);
+}
+
+/* The benchmark pit of n balls (seed: its jitter) in a world of p (made
+ * by bp_pit_params) under the soft solver. */
+static bp_world *soft_pit(bp_params p, uint64_t n, uint64_t seed)
+{
+    bp_world *w = new_world(p);
+    if (!bp_spawn_pit(w, n, seed)) {
+        printf("Bail out! cannot build the pit\n");
+        exit(1);
+    }
+    return w;
 }
 
 /* The woken pile (woken.h) must stand: the targets, all asserted. */
@@ -137,17 +150,10 @@ static void the_pit_kept_awake_rests(void)
  * at a few px/s for good and never slept (solver.c). */
 static void a_deep_pit_comes_to_rest(void)
 {
-    enum { BALLS = 6000 };
-    bp_params p = bp_pit_params(BALLS);
-    p.solver = BP_SOLVER_SOFT;
-    bp_world *w = world_or_bail(&p);
-    if (!bp_spawn_pit(w, BALLS, 7)) {
-        printf("Bail out! cannot build the pit\n");
-        exit(1);
-    }
+    bp_world *w = soft_pit(bp_pit_params(6000), 6000, 7);
     int s = 0;
     size_t asleep = 0;
-    for (; s < (int)(10.0 * p.hz) && asleep < w->count; s++) {
+    for (; s < (int)(10.0 * w->params.hz) && asleep < w->count; s++) {
         step_or_bail(w);
         asleep = asleep_count(w);
     }
@@ -430,13 +436,8 @@ static void lanes_give_the_scalar_bits(void)
     for (int r = 0; r < 2; r++) {
         bp_soft_use_lanes(r == 0);
         bp_params p = bp_pit_params(1000);
-        p.solver = BP_SOLVER_SOFT;
         p.rolling = 0.05;
-        runs[r] = bp_world_new(&p);
-        if (!runs[r] || !bp_spawn_pit(runs[r], 1000, 3)) {
-            printf("Bail out! cannot build the pit\n");
-            exit(1);
-        }
+        runs[r] = soft_pit(p, 1000, 3);
         for (int s = 0; s < 400; s++)
             bp_world_step(runs[r]);
     }

@@ -74,15 +74,22 @@ static inline bool bp_arena_move_open(bp_world *world, size_t i, double t)
  * surface bounce off it, and a floor contact flags the ball grounded. */
 void bp_arena_contain(bp_world *world, size_t i, double rest_speed);
 
-/* Whether ball i's centre lies where no ball of its radius fits: beyond a
- * radius from a side (a ball wider than the arena sits on its centre line,
- * bp_arena_contain). */
-static inline bool bp_arena_outside(const bp_world *world, size_t i)
+/* Whether ball i's centre lies nearer a side than `in` px (an arena
+ * narrower than twice that: off its centre line, where bp_arena_contain
+ * puts a ball wider than the arena). */
+static inline bool bp_arena_nearer_than(const bp_world *world, size_t i, double in)
 {
     double w = world->params.width, h = world->params.height;
-    double x = world->x[i], y = world->y[i], r = world->r[i];
-    double lo_x = r < 0.5 * w ? r : 0.5 * w, lo_y = r < 0.5 * h ? r : 0.5 * h;
+    double x = world->x[i], y = world->y[i];
+    double lo_x = in < 0.5 * w ? in : 0.5 * w, lo_y = in < 0.5 * h ? in : 0.5 * h;
     return x < lo_x || x > w - lo_x || y < lo_y || y > h - lo_y;
+}
+
+/* Whether ball i's centre lies where no ball of its radius fits: beyond a
+ * radius from a side. */
+static inline bool bp_arena_outside(const bp_world *world, size_t i)
+{
+    return bp_arena_nearer_than(world, i, world->r[i]);
 }
 
 #endif

@@ -124,16 +124,6 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
  * contacts' to push out. */
 #define BP_SOFT_CONTAIN_OVER_R 0.5
 
-/* Whether ball i is deeper than BP_SOFT_CONTAIN_OVER_R in a side (a ball
- * wider than the arena: off its centre line, as bp_arena_outside). */
-static inline bool deep_in_a_side(const bp_world *world, size_t i)
-{
-    double w = world->params.width, h = world->params.height;
-    double x = world->x[i], y = world->y[i], in = (1.0 - BP_SOFT_CONTAIN_OVER_R) * world->r[i];
-    double lo_x = in < 0.5 * w ? in : 0.5 * w, lo_y = in < 0.5 * h ? in : 0.5 * h;
-    return x < lo_x || x > w - lo_x || y < lo_y || y > h - lo_y;
-}
-
 /* The bodies' velocities back in the world, and balls pushed deep into a
  * side (only a deep overlap can) back inside. */
 void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed)
@@ -147,6 +137,6 @@ void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_sp
     mark_grounded(soft, world);
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))
-        if (deep_in_a_side(world, i))
+        if (bp_arena_nearer_than(world, i, (1.0 - BP_SOFT_CONTAIN_OVER_R) * world->r[i]))
             bp_arena_contain(world, i, rest_speed);
 }
