@@ -11,7 +11,8 @@
  * substep runs the solver's clean-up and its relaxation passes after the
  * supported pass: the state in between is not shown, and the next
  * substep's passes start from it anyway (docs/benchmarks.md has the
- * measurements behind both choices). */
+ * measurements behind both choices). Under the soft solver the step is
+ * its (solver/solver.h), split into pieces by the same rule. */
 #include <math.h>
 #include <string.h>
 
@@ -246,8 +247,17 @@ bool bp_world_step(bp_world *world)
     /* Nothing allocated in the last step is in use: its memory is this one's. */
     bp_scratch_reset(world->scratch);
     if (world->params.solver == BP_SOLVER_SOFT) {
-        if (!bp_statics_prepare(world) || !bp_soft_step(world, dt))
+        if (!bp_statics_prepare(world))
             return false;
+        /* Split as the passes' steps are (into a power of two, so that
+         * the kept impulses go into pieces and back exactly): in one
+         * piece a crowd landing at 1,500 px/s on a pile sank balls 1.96 r
+         * into each other where the balls ahead stopped and those behind,
+         * further than the contacts listed reach, came on. */
+        int k = substeps_for(world, dt, NULL), pieces = k > 2 ? 4 : k;
+        for (int s = 0; s < pieces; s++)
+            if (!bp_soft_step(world, dt, pieces))
+                return false;
         world->steps++;
         BP_WORLD_VALIDATE(world);
         return true;

@@ -69,11 +69,11 @@ static void sort_by_key(keyed_contact *items, keyed_contact *spare, size_t n, ui
 }
 
 /* Gives every contact listed the impulses the last step left it with (the
- * memory, sorted by key), and returns the contacts sorted by key for
- * bp_soft_remember (NULL when memory runs out): one sort and one walk along the
- * memory, where a binary search of it for every contact missed the cache
- * a dozen times. */
-keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world)
+ * memory, sorted by key), times unit (a piece's part of a step), and
+ * returns the contacts sorted by key for bp_soft_remember (NULL when
+ * memory runs out): one sort and one walk along the memory, where a binary
+ * search of it for every contact missed the cache a dozen times. */
+keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world, double unit)
 {
     size_t n = soft->contact_count;
     keyed_contact *by_key = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
@@ -93,11 +93,11 @@ keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world)
             /* Within today's friction and rolling resistance, which the
              * window may have lowered since (a warm start is a guess that
              * a sweep could only take back in part). */
-            double jn = memory[m].jn, t_most = p->friction * jn;
+            double jn = memory[m].jn * unit, t_most = p->friction * jn;
             double r_most = p->rolling * jn * c->roll_r;
             c->jn = jn;
-            c->jt = bp_min(bp_max(memory[m].jt, -t_most), t_most);
-            c->jr = bp_min(bp_max(memory[m].jr, -r_most), r_most);
+            c->jt = bp_min(bp_max(memory[m].jt * unit, -t_most), t_most);
+            c->jr = bp_min(bp_max(memory[m].jr * unit, -r_most), r_most);
         }
     }
     return by_key;
@@ -113,13 +113,14 @@ static bool between_sleepers(const bp_world *world, const contact_memory *m)
 }
 
 /* Keeps the impulses of this step's contacts (by_key: them in key order,
- * from bp_soft_recall_all), and those of contacts between sleepers (which
+ * from bp_soft_recall_all; a piece's times pieces, a whole step's), and those of contacts between sleepers (which
  * no pair lists while they sleep): a pile woken starts from the impulses
  * it fell asleep with. Both are sorted already, and merged (sorting a settled
  * pile's whole memory every step was a fifth of its cost). No
  * contact of this step joins two sleepers (pairs of two are not listed),
  * so the two have no key in common. */
-bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key)
+bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key,
+                      int pieces)
 {
     contact_memory *fresh =
         bp_scratch_alloc(world->scratch, soft->contact_count + 1, sizeof(contact_memory));
@@ -129,7 +130,8 @@ bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact 
     for (size_t i = 0; i < soft->contact_count; i++) {
         const soft_contact *c = &soft->contacts[by_key[i].k];
         if (c->jn > 0.0 || c->jt != 0.0)
-            fresh[fresh_count++] = (contact_memory){by_key[i].key, c->jn, c->jt, c->jr};
+            fresh[fresh_count++] =
+                (contact_memory){by_key[i].key, c->jn * pieces, c->jt * pieces, c->jr * pieces};
     }
     if (!bp_reserve((void **)&soft->spare, &soft->spare_capacity,
                     soft->memory_count + fresh_count + 1, sizeof(contact_memory)))

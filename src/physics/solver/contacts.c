@@ -7,6 +7,7 @@
 
 #include "collide.h"
 #include "grow.h"
+#include "minmax.h"
 #include "soft_internal.h"
 #include "tolerances.h"
 #include "walls.h"
@@ -76,53 +77,27 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
 }
 
 /* Whether ball i approaches a static surface (normal n from the ball into
- * it) faster than a resting ball does: an impact, which the swept move
- * bounces exactly where it happens (arena.h), rather than a contact. */
+ * it) faster than a resting ball does, with no other ball near: an impact,
+ * which the swept move bounces exactly where it happens (arena.h), rather
+ * than a contact. A ball with others near meets the surface as a contact
+ * (its bounce is the restitution stage's): swept after the sweeps, it
+ * turned back under the balls following it, which the sweeps had let on
+ * at its own speed, and they sank into it (a crowd landing at 1,500 px/s
+ * left balls 1.98 r deep in each other). */
 static bool hits(bp_soft *soft, const bp_world *world, size_t i, double nx, double ny,
                  double rest_speed)
 {
-    bool hit = world->vx[i] * nx + world->vy[i] * ny > rest_speed;
+    bool hit = !soft->near_ball[i] && world->vx[i] * nx + world->vy[i] * ny > rest_speed;
     soft->swept[i] |= hit;
     return hit;
 }
 
-/* Every contact of the step: the pairs the broad phase lists, and the
- * sides and walls near each ball awake, within margin (px) plus what the
- * ball travels in a step. */
-bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
-                           double rest_speed)
+/* The contacts of the sides and walls near each ball awake, within margin
+ * (px) plus what the ball travels in a step; marks the balls that hit
+ * one instead (swept). */
+static bool list_static_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
+                                 double rest_speed)
 {
-    soft->contact_count = 0;
-    const bp_broadphase *bp = &soft->broadphase;
-    const uint8_t *flags = world->flags;
-    for (size_t k = 0; k < bp->pair_count; k++) {
-        uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
-        if (flags[i] & flags[j] & BP_BALL_ASLEEP)
-            continue;
-        /* a is the one of smaller id: the key does not depend on the order. */
-        if (world->id[j] < world->id[i]) {
-            uint32_t t = i;
-            i = j;
-            j = t;
-        }
-        double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
-        double d2 = dx * dx + dy * dy, reach = world->r[i] + world->r[j];
-        double travel =
-            (fabs(world->vx[j] - world->vx[i]) + fabs(world->vy[j] - world->vy[i])) * dt;
-        double far = reach + margin + travel;
-        if (!(d2 < far * far))
-            continue;
-        double d = sqrt(d2), nx, ny;
-        if (d > 0.0) {
-            nx = dx / d;
-            ny = dy / d;
-        } else {
-            bp_coincident_normal(world->id[i], world->id[j], &nx, &ny);
-        }
-        contact_key key = {world->id[i], KIND_BALL, world->id[j]};
-        if (!add_contact(soft, world, i, (int32_t)j, key, nx, ny, d - reach, world->r[j]))
-            return false;
-    }
     const bp_statics *st = world->statics;
     double fall = fabs(world->params.gravity) * dt * dt; /* what gravity adds to a step's travel */
     memset(soft->swept, 0, world->count);
@@ -159,4 +134,58 @@ bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, 
         }
     }
     return true;
+}
+
+/* The contacts of the broad phase's pairs, within margin plus what the two
+ * may close on each other in a step: at their relative speed, or at
+ * either's own, since either may be stopped within the step (two balls
+ * falling together close on each other once the lower one lands); marks
+ * the balls with one. */
+static bool list_pair_contacts(bp_soft *soft, const bp_world *world, double margin, double dt)
+{
+    memset(soft->near_ball, 0, world->count);
+    const bp_broadphase *bp = &soft->broadphase;
+    const uint8_t *flags = world->flags;
+    for (size_t k = 0; k < bp->pair_count; k++) {
+        uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
+        if (flags[i] & flags[j] & BP_BALL_ASLEEP)
+            continue;
+        /* a is the one of smaller id: the key does not depend on the order. */
+        if (world->id[j] < world->id[i]) {
+            uint32_t t = i;
+            i = j;
+            j = t;
+        }
+        double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
+        double d2 = dx * dx + dy * dy, reach = world->r[i] + world->r[j];
+        double rel = fabs(world->vx[j] - world->vx[i]) + fabs(world->vy[j] - world->vy[i]);
+        double own_i = fabs(world->vx[i]) + fabs(world->vy[i]);
+        double own_j = fabs(world->vx[j]) + fabs(world->vy[j]);
+        double travel = bp_max(rel, bp_max(own_i, own_j)) * dt;
+        double far = reach + margin + travel;
+        if (!(d2 < far * far))
+            continue;
+        double d = sqrt(d2), nx, ny;
+        if (d > 0.0) {
+            nx = dx / d;
+            ny = dy / d;
+        } else {
+            bp_coincident_normal(world->id[i], world->id[j], &nx, &ny);
+        }
+        contact_key key = {world->id[i], KIND_BALL, world->id[j]};
+        if (!add_contact(soft, world, i, (int32_t)j, key, nx, ny, d - reach, world->r[j]))
+            return false;
+        soft->near_ball[i] = soft->near_ball[j] = 1;
+    }
+    return true;
+}
+
+/* Every contact of the step: the pairs the broad phase lists, then the
+ * sides and walls near each ball awake. */
+bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
+                           double rest_speed)
+{
+    soft->contact_count = 0;
+    return list_pair_contacts(soft, world, margin, dt) &&
+           list_static_contacts(soft, world, margin, dt, rest_speed);
 }

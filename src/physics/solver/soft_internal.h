@@ -113,6 +113,7 @@ struct bp_soft {
     uint32_t *parent;    /* union-find over ball indices, while islands form */
     uint8_t *blocked;    /* per root: the island may not sleep */
     uint8_t *swept;      /* per ball: it hits a side or wall this step (hits) */
+    uint8_t *near_ball;  /* per ball: a contact with another ball is listed this step */
     uint32_t *new_island;/* per root: the island number it sleeps as */
     size_t ball_capacity;
     size_t kept_count;   /* the world's balls, and its next id, when the */
@@ -183,8 +184,9 @@ bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, 
                            double rest_speed);
 
 /* contact_memory.c: the impulses kept by contact key. */
-keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world);
-bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key);
+keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world, double unit);
+bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key,
+                      int pieces);
 
 /* colour.c: the order the sweeps take the contacts in, in batches. */
 bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world);

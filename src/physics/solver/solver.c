@@ -50,8 +50,9 @@ static bool wake_and_list(bp_soft *soft, bp_world *world, double margin)
  * impulses recalled; then per substep gravity, warm start, sweeps with
  * the push, the move and a sweep without; restitution; and last the
  * impulses kept and the islands put to sleep. */
-bool bp_soft_step(bp_world *world, double dt)
+bool bp_soft_step(bp_world *world, double dt, int pieces)
 {
+    double piece = dt / pieces, unit = 1.0 / pieces; /* unit: exact, pieces a power of two */
     bp_soft *soft = bp_soft_of(world);
     if (!soft)
         return false;
@@ -59,26 +60,26 @@ bool bp_soft_step(bp_world *world, double dt)
     if (!bp_soft_reserve_balls(soft, world) || !bp_sweep_reserve(world))
         return false;
     double r_min = world->count > 0 ? world->r_min : 1.0;
-    if (!wake_and_list(soft, world, bp_soft_listing_margin(world, dt, r_min)))
+    if (!wake_and_list(soft, world, bp_soft_listing_margin(world, piece, r_min)))
         return false;
     double rest_speed = bp_params_rest_speed(p);
     bp_soft_gather_bodies(soft, world);
-    if (!bp_soft_list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, dt, rest_speed) ||
+    if (!bp_soft_list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, piece, rest_speed) ||
         !bp_soft_batch_contacts(soft, world))
         return false;
-    const keyed_contact *by_key = bp_soft_recall_all(soft, world);
+    const keyed_contact *by_key = bp_soft_recall_all(soft, world, unit);
     if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world))
         return false;
 
-    double h = dt / BP_SOFT_SUBSTEPS;
+    double h = piece / BP_SOFT_SUBSTEPS;
     softness push = bp_soft_softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
     sweep_law law = {1.0 / h,       push.bias_rate, push.mass_scale, push.impulse_scale,
                      BP_SOFT_PUSH_R_PER_S * r_min, p->friction, p->rolling, true};
     sweep_law relax = law;
     relax.push = false;
-    /* Fast: more than BP_FAST_FRACTION of its radius in a step, further
+    /* Fast: more than BP_FAST_FRACTION of its radius in the piece, further
      * than the pair list reaches for it. */
-    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (dt * dt);
+    double fast_scale = BP_FAST_FRACTION * BP_FAST_FRACTION / (piece * piece);
     world->statics->anchors_valid = false; /* the passes' anchors: not kept here */
     for (int s = 0; s < BP_SOFT_SUBSTEPS; s++) {
         if (world->stop && *world->stop)
@@ -103,5 +104,6 @@ bool bp_soft_step(bp_world *world, double dt)
         return true;
     soft->kept_count = world->count;
     soft->kept_next_id = world->next_id;
-    return bp_soft_remember(soft, world, by_key) && bp_soft_sleep_islands(soft, world, dt);
+    return bp_soft_remember(soft, world, by_key, pieces) &&
+           bp_soft_sleep_islands(soft, world, piece);
 }

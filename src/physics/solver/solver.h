@@ -15,7 +15,8 @@
  * positions moved; one more sweep without the push (relax), so that the
  * push leaves no speed behind. Last, the contacts that were hit faster
  * than a resting contact closes get their restitution, and the impulses
- * are kept for the next step.
+ * are kept for the next step. A step in which a ball would travel more
+ * than a few of its radii is taken in two or four such pieces (step.c).
  *
  * Why: the impulses a pile carries are what holds it up. Carried from step
  * to step (and through sleep) they cancel gravity at once, so a pile at
@@ -46,9 +47,13 @@ void bp_soft_destroy(bp_soft *soft);
  * either way. Tests turn the lanes off to check that. */
 void bp_soft_use_lanes(bool on);
 
-/* One step of dt seconds (the world's statics prepared). false when memory
- * runs out or the stop flag is raised: the step is then unfinished. */
-bool bp_soft_step(bp_world *world, double dt);
+/* One piece of a step: the step of dt seconds split into pieces equal
+ * ones (a power of two: 1, 2 or 4), of which this is one (the world's
+ * statics prepared). The kept impulses stay those of a whole step's
+ * substep: a piece recalls them divided by pieces and keeps them
+ * multiplied back, exactly. false when memory runs out or the stop flag
+ * is raised: the step is then unfinished. */
+bool bp_soft_step(bp_world *world, double dt, int pieces);
 
 /* What a snapshot of the world keeps of the solver: the impulses kept by
  * contact and the islands its sleepers sleep in, so that a world restored

@@ -22,16 +22,19 @@ bp_soft *bp_soft_of(bp_world *world)
  * ids in none); false when memory runs out. */
 bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
 {
-    size_t n = world->count + 1, c1 = soft->ball_capacity, c2 = c1, c4 = c1;
+    size_t n = world->count + 1, c1 = soft->ball_capacity, c2 = c1, c4 = c1, c5 = c1;
     size_t ids = (size_t)world->next_id + 1;
     if (!bp_reserve((void **)&soft->parent, &c1, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&soft->blocked, &c2, n, sizeof(uint8_t)) ||
-        !bp_reserve((void **)&soft->swept, &c4, n, sizeof(uint8_t)))
+        !bp_reserve((void **)&soft->swept, &c4, n, sizeof(uint8_t)) ||
+        !bp_reserve((void **)&soft->near_ball, &c5, n, sizeof(uint8_t)))
         return false;
     size_t c3 = soft->ball_capacity;
     if (!bp_reserve((void **)&soft->new_island, &c3, c1, sizeof(uint32_t)))
         return false;
-    soft->ball_capacity = c1 < c2 ? (c1 < c4 ? c1 : c4) : (c2 < c4 ? c2 : c4);
+    size_t least = c1 < c2 ? c1 : c2;
+    least = least < c4 ? least : c4;
+    soft->ball_capacity = least < c5 ? least : c5;
     if (!bp_reserve((void **)&soft->bodies, &soft->body_capacity, n, sizeof(soft_body)))
         return false;
     /* Zeroed: a ball woken within the step without a contact reads its
@@ -62,6 +65,7 @@ void bp_soft_destroy(bp_soft *soft)
     free(soft->parent);
     free(soft->blocked);
     free(soft->swept);
+    free(soft->near_ball);
     free(soft->new_island);
     free(soft->waking);
     free(soft);
