@@ -205,17 +205,23 @@ static void contain_strays(bp_world *world, double dt, bp_workers *workers)
  * gravity exact). Substeps of dt/k need it half a substep before instead:
  * without this shift each change of k bent a flight, and a small ball
  * bouncing with restitution 1, whose steps split only near the floor, lost
- * height at every bounce. Shifts by the gravity of (dt - dt/k)/2, and
- * marks, every ball awake and not held that is fast enough to split a step
- * by itself (the others: resting and slow balls, whose error is as small
- * as their speed, keep the bits they had); NULL when out of memory. */
-static uint8_t *shift_to_substeps(bp_world *world, double dt, int k)
+ * height at every bounce. The gravity of half the difference between the
+ * two substeps: gravity_shift(world, dt, k). */
+static double gravity_shift(const bp_world *world, double dt, int k)
+{
+    return world->params.gravity * (dt - dt / k) / 2.0;
+}
+
+/* Shifts by dv, and marks, every ball awake and not held that is fast
+ * enough to split a step of dt by itself (the others: resting and slow
+ * balls, whose error is as small as their speed, keep the bits they had);
+ * NULL when out of memory. */
+static uint8_t *shift_to_substeps(bp_world *world, double dt, double dv)
 {
     uint8_t *shifted = bp_scratch_alloc(world->scratch, world->count + 1, 1);
     if (!shifted)
         return NULL;
     memset(shifted, 0, world->count);
-    double dv = world->params.gravity * (dt - dt / k) / 2.0;
     if (dv == 0.0)
         return shifted;
     double fast = BP_SUBSTEP_TRAVEL / dt, fast2 = fast * fast;
@@ -230,11 +236,10 @@ static uint8_t *shift_to_substeps(bp_world *world, double dt, int k)
     return shifted;
 }
 
-/* Shifts the marked balls' velocities back to a full step's; one that
- * fell asleep within the step stays still. */
-static void shift_from_substeps(bp_world *world, double dt, int k, const uint8_t *shifted)
+/* Shifts the marked balls' velocities back by dv; one that fell asleep
+ * within the step stays still. */
+static void shift_from_substeps(bp_world *world, double dv, const uint8_t *shifted)
 {
-    double dv = world->params.gravity * (dt - dt / k) / 2.0;
     for (size_t i = 0; i < world->count; i++)
         if (shifted[i] && !(world->flags[i] & BP_BALL_ASLEEP))
             world->vy[i] -= dv;
@@ -255,9 +260,15 @@ bool bp_world_step(bp_world *world)
          * into each other where the balls ahead stopped and those behind,
          * further than the contacts listed reach, came on. */
         int k = substeps_for(world, dt, NULL), pieces = k > 2 ? 4 : k;
+        double dv = gravity_shift(world, dt / BP_SOFT_SUBSTEPS, pieces);
+        uint8_t *shifted = pieces > 1 ? shift_to_substeps(world, dt, dv) : NULL;
+        if (pieces > 1 && !shifted)
+            return false;
         for (int s = 0; s < pieces; s++)
             if (!bp_soft_step(world, dt, pieces))
                 return false;
+        if (shifted)
+            shift_from_substeps(world, dv, shifted);
         world->steps++;
         BP_WORLD_VALIDATE(world);
         return true;
@@ -267,7 +278,7 @@ bool bp_world_step(bp_world *world)
     /* Walls and ball count do not change within a step: prepare once. */
     if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_passes_begin_step(world))
         return false;
-    uint8_t *shifted = k > 1 ? shift_to_substeps(world, dt, k) : NULL;
+    uint8_t *shifted = k > 1 ? shift_to_substeps(world, dt, gravity_shift(world, dt, k)) : NULL;
     if (k > 1 && !shifted)
         return false;
     for (int s = 0; s < k; s++) {
@@ -277,7 +288,7 @@ bool bp_world_step(bp_world *world)
             return false;
     }
     if (shifted)
-        shift_from_substeps(world, dt, k, shifted);
+        shift_from_substeps(world, gravity_shift(world, dt, k), shifted);
     contain_strays(world, dt, workers);
     bp_passes_end_step(world);
     world->steps++;

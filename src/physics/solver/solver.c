@@ -9,8 +9,6 @@
 #include "tolerances.h"
 #include "walls.h"
 
-/* Substeps of a step: each moves the balls once between two sweeps. */
-#define BP_SOFT_SUBSTEPS 4
 /* Gauss-Seidel sweeps with the push per substep (then one without): one
  * or two let a stack of 4 or 6 rows roll apart well above the friction it
  * needs (a frozen stack's friction converges slowly); 3 hold them. */

@@ -40,6 +40,10 @@
 #include "bodies.h"
 #include "kept.h"
 
+/* Substeps of a step (of each piece of a step split in pieces): each
+ * moves the balls once between two sweeps. */
+#define BP_SOFT_SUBSTEPS 4
+
 void bp_soft_destroy(bp_soft *soft);
 
 /* The sweeps solve a block of contacts at a time in SIMD lanes where the
