@@ -131,12 +131,14 @@ static void circle_cast_ignores_and_grows(void)
     bp_world_destroy(w);
 }
 
-/* The aim preview steps exactly like the world: a ball thrown in an empty
- * world must pass through the predicted points, and the flight must end
- * where the ball first touches the floor (centre 5 px above it). */
-static void aim_preview_follows_the_step(void)
+/* The aim preview steps exactly like the world, under either solver (the
+ * soft one moves a ball in four substeps a step): a ball thrown in an
+ * empty world must pass through the predicted points, and the flight must
+ * end where the ball first touches the floor (centre 5 px above it). */
+static void aim_preview_follows_the_step(int64_t solver)
 {
     bp_params p = bp_params_default();
+    p.solver = solver;
     p.width = 800.0;
     p.height = 600.0;
     p.gravity = 980.0;
@@ -184,6 +186,7 @@ int main(void)
     ray_from_inside_a_ball();
     ray_missing_everything_hits_the_arena();
     circle_cast_ignores_and_grows();
-    aim_preview_follows_the_step();
+    aim_preview_follows_the_step(BP_SOLVER_PASSES);
+    aim_preview_follows_the_step(BP_SOLVER_SOFT);
     return tap_done();
 }

@@ -10,6 +10,7 @@
 
 #include "detmath.h"
 #include "grid.h"
+#include "solver/solver.h"
 #include "walls.h"
 
 const char *bp_hit_kind_name(bp_hit_kind kind)
@@ -245,6 +246,39 @@ static bool grid_build(bp_grid *g, const bp_world *world, double cell)
     return true;
 }
 
+/* The first ball (found through grid when have_grid), wall or side a
+ * ball of radius r moving from (x,y) along (dx,dy) would touch; false
+ * when none. */
+static bool first_on_segment(const bp_world *world, const bp_grid *grid, bool have_grid, double x,
+                             double y, double dx, double dy, double r, int64_t ignore_id,
+                             bp_ray_hit *best)
+{
+    double len = sqrt(dx * dx + dy * dy);
+    if (!(len > 0.0))
+        return false;
+    double ux = dx / len, uy = dy / len, reach = r + world->r_max;
+    bool found = false;
+    if (have_grid) {
+        const bp_grid_shape *s = &grid->shape;
+        int c0 = bp_grid_col(s, fmin(x, x + dx) - reach);
+        int c1 = bp_grid_col(s, fmax(x, x + dx) + reach);
+        int r0 = bp_grid_row(s, fmin(y, y + dy) - reach);
+        int r1 = bp_grid_row(s, fmax(y, y + dy) + reach);
+        for (int cy = r0; cy <= r1; cy++)
+            for (int cx = c0; cx <= c1; cx++) {
+                size_t c = (size_t)cy * (size_t)s->cols + (size_t)cx;
+                for (uint32_t k = grid->start[c]; k < grid->start[c + 1]; k++)
+                    consider_ball(world, grid->items[k], x, y, ux, uy, len, r, ignore_id, best,
+                                  &found);
+            }
+    } else {
+        for (size_t i = 0; i < world->count; i++)
+            consider_ball(world, i, x, y, ux, uy, len, r, ignore_id, best, &found);
+    }
+    nearest_static(world, x, y, ux, uy, len, r, best, &found);
+    return found;
+}
+
 size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, double vy,
                          double r, int64_t ignore_id, double max_time, double *xs, double *ys,
                          size_t max_points, bp_ray_hit *hit, bool *hit_found)
@@ -256,47 +290,29 @@ size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, d
     bp_grid grid = {0};
     double reach = r + world->r_max;
     bool have_grid = grid_build(&grid, world, 2.0 * reach > 16.0 ? 2.0 * reach : 16.0);
-    double dt = 1.0 / p->hz, damping = bp_exp(-p->drag * dt);
+    /* The soft solver moves a free ball in substeps of its step (a flight
+     * split into pieces for speed follows the same law: step.c). */
+    int substeps = p->solver == BP_SOLVER_SOFT ? BP_SOFT_SUBSTEPS : 1;
+    double dt = 1.0 / p->hz, h = dt / substeps, damping = bp_exp(-p->drag * h);
     size_t n = 0;
     xs[n] = x;
     ys[n++] = y;
     for (double t = 0.0; t < max_time && n < max_points; t += dt) {
-        vy += p->gravity * dt;
-        vx *= damping;
-        vy *= damping;
-        double dx = vx * dt, dy = vy * dt, len = sqrt(dx * dx + dy * dy);
-        if (!(len > 0.0))
-            continue;
-        double ux = dx / len, uy = dy / len;
-        bool found = false;
-        bp_ray_hit best;
-        if (have_grid) {
-            const bp_grid_shape *s = &grid.shape;
-            int c0 = bp_grid_col(s, fmin(x, x + dx) - reach);
-            int c1 = bp_grid_col(s, fmax(x, x + dx) + reach);
-            int r0 = bp_grid_row(s, fmin(y, y + dy) - reach);
-            int r1 = bp_grid_row(s, fmax(y, y + dy) + reach);
-            for (int cy = r0; cy <= r1; cy++)
-                for (int cx = c0; cx <= c1; cx++) {
-                    size_t c = (size_t)cy * (size_t)s->cols + (size_t)cx;
-                    for (uint32_t k = grid.start[c]; k < grid.start[c + 1]; k++)
-                        consider_ball(world, grid.items[k], x, y, ux, uy, len, r, ignore_id,
-                                      &best, &found);
-                }
-        } else {
-            for (size_t i = 0; i < world->count; i++)
-                consider_ball(world, i, x, y, ux, uy, len, r, ignore_id, &best, &found);
+        for (int s = 0; s < substeps; s++) {
+            vy += p->gravity * h;
+            vx *= damping;
+            vy *= damping;
+            double dx = vx * h, dy = vy * h;
+            if (first_on_segment(world, &grid, have_grid, x, y, dx, dy, r, ignore_id, hit)) {
+                xs[n] = hit->x;
+                ys[n++] = hit->y;
+                *hit_found = true;
+                bp_grid_free(&grid);
+                return n;
+            }
+            x += dx;
+            y += dy;
         }
-        nearest_static(world, x, y, ux, uy, len, r, &best, &found);
-        if (found) {
-            xs[n] = best.x;
-            ys[n++] = best.y;
-            *hit = best;
-            *hit_found = true;
-            break;
-        }
-        x += dx;
-        y += dy;
         xs[n] = x;
         ys[n++] = y;
     }

@@ -38,9 +38,9 @@ bool bp_raycast_first(const bp_world *world, double ox, double oy, double dx, do
 
 /* The flight of a ball of radius r px thrown from (x,y) at (vx,vy) px/s,
  * stepped exactly as the physics step moves a free ball (gravity, drag, at
- * the world's hz) for up to max_time s, cut at the first ball (other than
- * ignore_id), wall or side it would touch, found by sweeping the ball along
- * each step's segment. Writes the centre positions, the throw point first
+ * the world's hz, in the solver's substeps) for up to max_time s, cut at
+ * the first ball (other than ignore_id), wall or side it would touch, found
+ * by sweeping the ball along each substep's segment. One point a step. Writes the centre positions, the throw point first
  * and the point of impact last, into xs/ys (at most max_points, >= 2) and
  * returns their number; *hit and *hit_found tell what ends the flight. */
 size_t bp_predict_flight(const bp_world *world, double x, double y, double vx, double vy,
