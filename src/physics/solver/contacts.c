@@ -72,7 +72,10 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
     c->kt = kt > 0.0 ? 1.0 / kt : 0.0;
     c->kr = kr > 0.0 ? 1.0 / kr : 0.0;
     c->roll_r = b < 0 ? la : la * lb / (la + lb);
-    c->vn0 = (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
+    /* The hand shoves, it does not bat (collide.h): no restitution off a
+     * held ball, whose body has its mass for the sweeps' sake. */
+    bool held = (world->flags[a] & BP_BALL_HELD) || (b >= 0 && (world->flags[b] & BP_BALL_HELD));
+    c->vn0 = held ? 0.0 : (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
     return true;
 }
 
