@@ -16,7 +16,7 @@
  * pairs the list missed because the passes pushed balls further than its
  * margin (find_missed_pairs).
  * A few passes with the clean-up leave shallower overlaps than more passes
- * without it, for the same work (docs/benchmarks.md). Every pass also
+ * without it, for the same work (docs/benchmarks.md, "Tuning"). Every pass also
  * applies friction and spin along the tangent (collide.h). */
 #include "passes.h"
 

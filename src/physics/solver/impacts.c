@@ -130,7 +130,8 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
  * A ball that carries load is the sweeps' in all its contacts: after the
  * move its velocity holds the push out of its overlaps, which the relax
  * takes back; met here, the push would bounce it off its neighbours and a
- * pile would fall asleep out of balance (docs/benchmarks.md). */
+ * pile would fall asleep out of balance (docs/benchmarks.md, "True rest
+ * over thirty pours"). */
 void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed,
                              bool swept)
 {
