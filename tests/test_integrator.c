@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "rng.h"
+#include "solver/solver.h"
 #include "spawn.h"
 #include "step.h"
 #include "tap.h"
@@ -256,6 +257,41 @@ static void ball_at_rest_on_the_floor_stays_at_rest(void)
     bp_world_destroy(w);
 }
 
+/* The same two balls under the soft solver, whose contacts are springs: a
+ * ball on the floor sinks into it until the spring carries its weight,
+ * bp_soft_sag below touching (g / omega^2, 0.00088 px here), and no
+ * further. After every step for 10 s it stays on its x, its speed is 0
+ * (up to the sweeps' rounding, 1e-20 px/s), and it lies between touching
+ * and that sag; the sliding one is stopped by friction and rests the same
+ * way. */
+static void ball_at_rest_on_the_floor_sits_its_sag_deep_under_the_soft_solver(void)
+{
+    bp_params p = bp_params_default();
+    p.solver = BP_SOLVER_SOFT;
+    bp_world *w = bp_world_new(&p);
+    const double r = 12.0, rest_y = p.height - r, sag = bp_soft_sag(&p);
+    bp_world_insert_ball(w, 300.0, rest_y, 0.0, 0.0, r, 0.0);
+    bp_world_insert_ball(w, 700.0, rest_y, 30.0, 0.0, r, 0.0);
+    bool still = true, within = true;
+    double deepest = 0.0;
+    for (int s = 0; s < 10 * 120; s++) {
+        step_or_bail(w);
+        for (size_t i = 0; i < 2; i++) {
+            double below = w->y[i] - rest_y;
+            deepest = fmax(deepest, below);
+            within = within && below >= 0.0 && below <= sag * (1.0 + 1e-9);
+            still = still && fabs(w->vy[i]) < 1e-9;
+        }
+        still = still && w->x[0] == 300.0 && w->vx[0] == 0.0;
+    }
+    printf("# soft rest: sag %.6f px, deepest %.6f px, the slider stopped at x %.3f\n", sag,
+           deepest, w->x[1]);
+    TAP_OK(still, "soft rest: vy 0 (to 1e-9 px/s) and x unmoved after every step for 10 s");
+    TAP_OK(within, "soft rest: between touching and the contact's sag (g / omega^2) below it");
+    TAP_OK(w->vx[1] == 0.0 && w->x[1] > 700.0, "soft rest: the sliding ball stops and stays");
+    bp_world_destroy(w);
+}
+
 /* Low bounces on the floor die out. A step gives the ball the whole step's
  * gravity before it moves; bouncing that velocity at an impact part way
  * through the step sent the ball off up to g dt faster than it came in
@@ -437,6 +473,7 @@ int main(void)
     bounce_height_ratio(0.8);
     bounce_height_ratio(0.5);
     ball_at_rest_on_the_floor_stays_at_rest();
+    ball_at_rest_on_the_floor_sits_its_sag_deep_under_the_soft_solver();
     low_bounces_die_out(0.9);
     low_bounces_die_out(0.95);
     violent_run_keeps_every_ball_inside();

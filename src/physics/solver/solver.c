@@ -3,6 +3,8 @@
  * its job). */
 #include "solver.h"
 
+#include <math.h>
+
 #include "detmath.h"
 #include "soft_internal.h"
 #include "sweep.h"
@@ -27,6 +29,13 @@
 #define BP_SOFT_PUSH_R_PER_S 20.0
 /* Rounds of waking (and listing the pairs of the woken) in one step. */
 #define BP_SOFT_WAKE_ROUNDS 8
+
+double bp_soft_sag(const bp_params *params)
+{
+    double h = 1.0 / params->hz / BP_SOFT_SUBSTEPS;
+    double omega = 2.0 * M_PI * BP_SOFT_HERTZ_OF_RATE / h;
+    return fabs(params->gravity) / (omega * omega);
+}
 
 /* The pairs of the balls awake, after waking every island they touch (and
  * the islands those touch, for a few rounds). */
