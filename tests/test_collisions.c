@@ -400,24 +400,31 @@ static void a_glancing_hit_with_friction_conserves_momentum_and_sets_both_spinni
     TAP_OK(w2[0] == 0.0 && w2[1] == 0.0, "glancing hit without friction: no spin appears");
 }
 
-int main(void)
+/* The hits between free balls in a world, under solver_under_test; by
+ * starts the glancing hits' names. */
+static void hits_between_free_balls(const char *by)
 {
     head_on_equal_masses_swap_velocities_exactly();
     head_on_unequal_masses_follow_the_1d_law();
     head_on_half_restitution_halves_the_relative_speed();
-    glancing_hit_from_quadrant(1, 1, "glancing hit from down-right");
-    glancing_hit_from_quadrant(-1, 1, "glancing hit from down-left");
-    glancing_hit_from_quadrant(-1, -1, "glancing hit from up-left");
-    glancing_hit_from_quadrant(1, -1, "glancing hit from up-right");
+    static const struct {
+        int sx, sy;
+        const char *from;
+    } quadrants[] = {{1, 1, "down-right"}, {-1, 1, "down-left"}, {-1, -1, "up-left"},
+                     {1, -1, "up-right"}};
+    for (int k = 0; k < 4; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%sglancing hit from %s", by, quadrants[k].from);
+        glancing_hit_from_quadrant(quadrants[k].sx, quadrants[k].sy, name);
+    }
+}
+
+int main(void)
+{
+    hits_between_free_balls("");
     printf("# the same hits under the soft solver\n");
     solver_under_test = BP_SOLVER_SOFT;
-    head_on_equal_masses_swap_velocities_exactly();
-    head_on_unequal_masses_follow_the_1d_law();
-    head_on_half_restitution_halves_the_relative_speed();
-    glancing_hit_from_quadrant(1, 1, "soft: glancing hit from down-right");
-    glancing_hit_from_quadrant(-1, 1, "soft: glancing hit from down-left");
-    glancing_hit_from_quadrant(-1, -1, "soft: glancing hit from up-left");
-    glancing_hit_from_quadrant(1, -1, "soft: glancing hit from up-right");
+    hits_between_free_balls("soft: ");
     pure_1d_law();
     pure_ball_response();
     a_held_ball_shoves_and_is_bounced_off();
