@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "passes.h"
+#include "solver/solver.h"
 #include "spawn.h"
 #include "step.h"
 #include "tap.h"
@@ -241,20 +242,29 @@ static void sleeper_falls_when_its_supporter_slides_away(void)
     bp_world_destroy(w);
 }
 
-/* A column of 30 balls in a shaft one ball wide: the floor must carry the
- * whole column. Without a supported pass, Gauss-Seidel sinks each ball
- * into the one below by a share of the weight above it; with it, every gap
- * is closed to rounding (1e-6 px) and every ball is at rest. */
-static void column_stands_on_the_floor(void)
+/* A column of 30 balls in a shaft one ball wide, settled 3 s, under
+ * solver. */
+static bp_world *settled_column(int64_t solver, int n)
 {
     bp_params p = arena_without_drag(21.0, 700.0);
     p.restitution = 0.5;
+    p.solver = solver;
     bp_world *w = bp_world_new(&p);
-    const int n = 30;
     for (int k = 0; k < n; k++)
         bp_world_insert_ball(w, 10.5, p.height - 10.0 - 21.0 * k, 0.0, 0.0, 10.0, 0.0);
     for (int s = 0; s < 360; s++)
         step_or_bail(w);
+    return w;
+}
+
+/* The floor must carry the whole column. Without a supported pass,
+ * Gauss-Seidel sinks each ball into the one below by a share of the weight
+ * above it; with it, every gap is closed to rounding (1e-6 px) and every
+ * ball is at rest. */
+static void column_stands_on_the_floor(void)
+{
+    const int n = 30;
+    bp_world *w = settled_column(BP_SOLVER_PASSES, n);
     double worst_gap = 0.0, fastest = 0.0;
     for (int k = 1; k < n; k++) {
         double gap = fabs(ball_y(w, (uint32_t)k - 1) - ball_y(w, (uint32_t)k) - 20.0);
@@ -265,8 +275,38 @@ static void column_stands_on_the_floor(void)
     printf("# column: worst gap error %.3g px, fastest %.3g px/s\n", worst_gap, fastest);
     TAP_OK(worst_gap < 1e-6, "column of 30: every ball rests exactly on the one below");
     TAP_OK(fastest == 0.0, "column of 30: every ball at rest (velocity exactly 0)");
-    TAP_NEAR(ball_y(w, n - 1), p.height - 10.0 - 20.0 * (n - 1), 1e-6,
+    TAP_NEAR(ball_y(w, n - 1), w->params.height - 10.0 - 20.0 * (n - 1), 1e-6,
              "column of 30: the top ball stands 29 diameters above the floor ball");
+    bp_world_destroy(w);
+}
+
+/* Under the soft solver each contact of the column is a spring that
+ * carries the weights above it by pressing in: the floor's, one-sided,
+ * sinks 30 sags (bp_soft_sag, g / omega^2 a weight), and the contact under
+ * ball k, between two equal balls (half the mass to push), 2 (30 - k)
+ * sags. So the gap below ball k closes 2 (30 - k) sags too far, and the
+ * top ball stands 30 + 2 (29 + 28 + ... + 1) = 900 sags (0.79 px) below
+ * 29 diameters over the floor ball's place: a chain of springs, worked by
+ * hand, to 1% of each. */
+static void column_of_springs_under_the_soft_solver(void)
+{
+    const int n = 30;
+    bp_world *w = settled_column(BP_SOLVER_SOFT, n);
+    double sag = bp_soft_sag(&w->params), worst = 0.0, fastest = 0.0;
+    for (int k = 1; k < n; k++) {
+        double pressed = 20.0 - (ball_y(w, (uint32_t)k - 1) - ball_y(w, (uint32_t)k));
+        double want = 2.0 * (n - k) * sag;
+        worst = fmax(worst, fabs(pressed - want) / want);
+    }
+    for (int k = 0; k < n; k++)
+        fastest = fmax(fastest, fabs(ball_vy(w, (uint32_t)k)));
+    double top = ball_y(w, (uint32_t)n - 1) - (w->params.height - 10.0 - 20.0 * (n - 1));
+    printf("# soft column: sag %.6f px, gaps off their springs' by %.3g of it at most, top "
+           "%.4f px low (900 sags: %.4f)\n",
+           sag, worst, top, 900.0 * sag);
+    TAP_OK(worst < 0.01, "soft column of 30: each gap pressed 2 sags a weight above it, to 1%");
+    TAP_OK(fastest < 1e-9, "soft column of 30: every ball at rest");
+    TAP_NEAR(top, 900.0 * sag, 9.0 * sag, "soft column of 30: the top ball 900 sags low, to 1%");
     bp_world_destroy(w);
 }
 
@@ -716,6 +756,7 @@ int main(void)
     pit_shapes();
     deep_pile_is_firm_and_still();
     column_stands_on_the_floor();
+    column_of_springs_under_the_soft_solver();
     sleeper_wakes_when_hit();
     sleeper_never_hangs();
     sleeper_falls_when_its_supporter_slides_away();
