@@ -46,11 +46,12 @@
 
 void bp_soft_destroy(bp_soft *soft);
 
-/* How far a ball sinks into a contact that carries its weight alone, px:
- * a contact is a spring that holds a load by pressing in, g / omega^2 for
- * its weight (omega its angular rate, a part of the substep rate), so a
+/* How far a ball sinks into a side or wall that carries its weight alone,
+ * px: a contact is a spring that holds a load by pressing in, g / omega^2
+ * for a weight (omega its angular rate, a part of the substep rate), so a
  * ball resting on the floor sits that much below touching (0.00088 px at
- * 980 px/s^2 and 120 Hz), and a contact under n weights n times as deep. */
+ * 980 px/s^2 and 120 Hz); under n weights, n times as deep, and between
+ * two equal balls (the spring pushes half the mass) twice that. */
 double bp_soft_sag(const bp_params *params);
 
 /* The sweeps solve a block of contacts at a time in SIMD lanes where the
