@@ -43,15 +43,17 @@ static bp_params arena_without_drag(double width, double height)
     return p;
 }
 
-/* The benchmark pit (--bench) at 2,000 balls: after 5 s the pile must be
- * firm (the bench line's deepest-overlap measure, with the 0.05 r targeted
- * for 1,000 balls as the bar), nobody may have left, and after 10 s the balls on the
- * floor must stand still: not one moves more than 0.01 px in the last
- * second (a jittering pile shows up as motion at the bottom first). */
-static void deep_pile_is_firm_and_still(void)
+/* The benchmark pit (--bench) at 2,000 balls, under solver: after 5 s
+ * the pile must be firm (the bench line's deepest-overlap measure, with
+ * the 0.05 r targeted for 1,000 balls as the bar), nobody may have left,
+ * and after 10 s the balls on the floor must stand still: not one moves
+ * more than 0.01 px in the last second (a jittering pile shows up as
+ * motion at the bottom first). */
+static void deep_pile_is_firm_and_still(int64_t solver)
 {
     const uint64_t n = 2000;
     bp_params p = bp_pit_params(n);
+    p.solver = solver;
     bp_world *w = bp_world_new(&p);
     bp_spawn_pit(w, n, 7);
     for (int s = 0; s < 600; s++)
@@ -60,11 +62,22 @@ static void deep_pile_is_firm_and_still(void)
     printf("# deepest overlap after 600 steps: %.4f r\n", overlap);
     TAP_OK(overlap <= 0.05, "pit of 2,000 balls: deepest overlap at most 0.05 r after 5 s");
 
+    /* Inside by its radius, to rounding; under the soft solver, whose
+     * sides are springs that press in under load (0.067 px, 0.013 r, in
+     * this pit at 5 s: more than the column above a floor ball would press,
+     * 0.047 px, where the pile still settles and its force chains gather
+     * load), no deeper than the overlaps between balls may be. */
+    double slack = solver == BP_SOLVER_SOFT ? 0.05 * BP_PIT_RADIUS : 1e-9;
     size_t escaped = 0;
-    for (size_t i = 0; i < w->count; i++)
-        if (w->x[i] < w->r[i] - 1e-9 || w->x[i] > p.width - w->r[i] + 1e-9 ||
-            w->y[i] < w->r[i] - 1e-9 || w->y[i] > p.height - w->r[i] + 1e-9)
-            escaped++;
+    double deepest = 0.0;
+    for (size_t i = 0; i < w->count; i++) {
+        double r = w->r[i];
+        double in = fmax(fmax(r - w->x[i], w->x[i] - (p.width - r)),
+                         fmax(r - w->y[i], w->y[i] - (p.height - r)));
+        deepest = fmax(deepest, in);
+        escaped += in > slack;
+    }
+    printf("# deepest into a side %.3g px (allowed %.3g)\n", deepest, slack);
     TAP_OK(escaped == 0, "pit of 2,000 balls: every ball inside the arena");
 
     for (int s = 0; s < 480; s++)
@@ -754,7 +767,8 @@ int main(void)
     a_crowd_landing_fast_is_split_into_substeps();
     a_crowd_landing_fast_under_the_soft_solver();
     pit_shapes();
-    deep_pile_is_firm_and_still();
+    deep_pile_is_firm_and_still(BP_SOLVER_PASSES);
+    deep_pile_is_firm_and_still(BP_SOLVER_SOFT);
     column_stands_on_the_floor();
     column_of_springs_under_the_soft_solver();
     sleeper_wakes_when_hit();
