@@ -292,6 +292,48 @@ static void ball_at_rest_on_the_floor_sits_its_sag_deep_under_the_soft_solver(vo
     bp_world_destroy(w);
 }
 
+/* The sliding ball of the test above under the soft solver: friction
+ * turns the slide into a roll at t_roll, rolling resistance brakes it at
+ * 2/3 R g, and it rolls on to a true stop at t_roll + v_roll / (2/3 R g)
+ * (the soft solver's islands sleep only after half a second at rest, so
+ * nothing ends the roll early): 3.06 s. As it stops, the sweeps leave it
+ * at most 1e-3 px/s either way (measured 5e-4), and from then on it stays
+ * within 1e-3 px of where it stopped. */
+static void a_slide_rolls_to_a_true_stop_under_the_soft_solver(void)
+{
+    bp_params p = bp_params_default();
+    p.solver = BP_SOLVER_SOFT;
+    p.drag = 0.0;
+    bp_world *w = bp_world_new(&p);
+    const double r = 12.0;
+    bp_world_insert_ball(w, 700.0, p.height - r, 30.0, 0.0, r, 0.0);
+    double g = p.gravity, mu = p.friction, R = p.rolling;
+    double roll_decel = 2.0 / 3.0 * R * g;
+    double t_roll = 30.0 / ((3.0 * mu - 2.0 * R) * g);
+    double v_roll = 30.0 - mu * g * t_roll;
+    bool backwards = false;
+    double x_stopped = 0.0, strayed = 0.0;
+    int stopped_at = -1;
+    for (int s = 0; s < 10 * 120; s++) {
+        step_or_bail(w);
+        if (w->vx[0] < -1e-3 || w->w[0] * r < -1e-3)
+            backwards = true;
+        if (stopped_at < 0 && fabs(w->vx[0]) < 1e-3) {
+            stopped_at = s + 1;
+            x_stopped = w->x[0];
+        }
+        if (stopped_at >= 0)
+            strayed = fmax(strayed, fabs(w->x[0] - x_stopped));
+    }
+    printf("# soft slide: stopped at %.3f s (by hand %.3f s), strayed %.2g px after\n",
+           stopped_at / 120.0, t_roll + v_roll / roll_decel, strayed);
+    TAP_NEAR(stopped_at / 120.0, t_roll + v_roll / roll_decel, 0.05,
+             "soft slide: it rolls, braked at 2/3 R g, to a true stop");
+    TAP_OK(!backwards, "soft slide: never backwards faster than 1e-3 px/s");
+    TAP_OK(strayed < 1e-3, "soft slide: stopped, it stays within 1e-3 px");
+    bp_world_destroy(w);
+}
+
 /* Low bounces on the floor die out. A step gives the ball the whole step's
  * gravity before it moves; bouncing that velocity at an impact part way
  * through the step sent the ball off up to g dt faster than it came in
@@ -474,6 +516,7 @@ int main(void)
     bounce_height_ratio(0.5);
     ball_at_rest_on_the_floor_stays_at_rest();
     ball_at_rest_on_the_floor_sits_its_sag_deep_under_the_soft_solver();
+    a_slide_rolls_to_a_true_stop_under_the_soft_solver();
     low_bounces_die_out(0.9);
     low_bounces_die_out(0.95);
     violent_run_keeps_every_ball_inside();
