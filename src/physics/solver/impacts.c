@@ -98,14 +98,13 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
         bp_collide_surface(law, -nx, -ny, a->r, a->im, a->ii, &a->vx, &a->vy, &a->w,
                            p->restitution, rest_speed);
     } else {
-        if ((a->im == 0.0 && !(world->flags[q->a[l]] & BP_BALL_HELD)) ||
-            (b->im == 0.0 && !(world->flags[q->b[l]] & BP_BALL_HELD)))
-            return false;
+        bool a_held = world->flags[q->a[l]] & BP_BALL_HELD;
+        bool b_held = world->flags[q->b[l]] & BP_BALL_HELD;
+        if ((a->im == 0.0 && !a_held) || (b->im == 0.0 && !b_held))
+            return false; /* a sleeper: the sweeps' */
         /* A held ball meets as the law's hand, of no inverse mass: it
          * shoves the other on at its own speed (its body has its mass for
          * the sweeps' sake only). */
-        bool a_held = world->flags[q->a[l]] & BP_BALL_HELD;
-        bool b_held = world->flags[q->b[l]] & BP_BALL_HELD;
         bp_contact_side sa = {&a->vx, &a->vy, &a->w, a_held ? 0.0 : a->im, a_held ? 0.0 : a->ii,
                               a->r};
         bp_contact_side sb = {&b->vx, &b->vy, &b->w, b_held ? 0.0 : b->im, b_held ? 0.0 : b->ii,
