@@ -388,6 +388,63 @@ static void nothing_passes_a_wall(void)
     bp_world_destroy(w);
 }
 
+/* The kept normal impulse of the contact between ball id a and side, or
+ * -1 when none is kept. */
+static double kept_on_side(const bp_world *w, uint32_t a, uint32_t side)
+{
+    for (size_t k = 0; k < bp_soft_kept_count(w); k++) {
+        bp_kept_contact c = bp_soft_kept(w, k);
+        if (c.id_a == a && c.kind == BP_KEPT_SIDE && c.code_b == side)
+            return c.jn;
+    }
+    return -1.0;
+}
+
+/* A held ball pressing a big ball against the right side (no gravity),
+ * its hand driving it at speed px/s every step, for 1 s: the normal
+ * impulse the side carries in a substep at the end. */
+static double hand_press(double speed)
+{
+    bp_params p = still_air();
+    p.gravity = 0.0;
+    p.restitution = 0.0;
+    p.friction = 0.0;
+    p.width = 800.0;
+    p.height = 400.0;
+    bp_world *w = new_world(p);
+    size_t big = add_or_bail(w, 760.0, 200.0, 0.0, 0.0, 40.0);
+    size_t hand = add_or_bail(w, 710.0, 200.0, 0.0, 0.0, 10.0);
+    uint32_t big_id = w->id[big], hand_id = w->id[hand];
+    bp_world_set_held(w, hand_id, true);
+    for (int s = 0; s < 120; s++) {
+        w->vx[bp_world_index_of(w, hand_id)] = speed;
+        step_or_bail(w);
+    }
+    double jn = kept_on_side(w, big_id, 1); /* side 1: the right */
+    bp_world_destroy(w);
+    return jn;
+}
+
+/* The hand is strong but not infinitely so: held against a ball it cannot
+ * move, it presses with its strength, 2 of the held ball's radii per step
+ * in a step (hand.c), whatever speed it is driven at: the side carries
+ * m * 2 r hz^2 in every substep of h = 1 / (4 hz). Driven at a wall, an
+ * immovable hand would press without bound; a hand left to the ball's own
+ * momentum would press only in a step's first substep. (Within 0.1%: the
+ * contact's spring still settles from each step's first push.) */
+static void the_hand_presses_with_its_strength(void)
+{
+    double r = 10.0, hz = 120.0, h = 1.0 / (4.0 * hz);
+    double m = r * r; /* a ball's mass is its radius squared */
+    double strength = m * 2.0 * r * hz * hz * h;
+    double slow = hand_press(600.0), fast = hand_press(3000.0);
+    printf("# pressed at 600 px/s: %.6g per substep, at 3000 px/s: %.6g (strength %.6g)\n", slow,
+           fast, strength);
+    TAP_NEAR(slow, strength, 1e-3 * strength,
+             "a held ball driven at 600 px/s presses a ball on the side with the hand's strength");
+    TAP_NEAR(fast, strength, 1e-3 * strength, "driven at 3000 px/s, with the same");
+}
+
 /* A stack of rows of equal balls on the floor (rows, rows - 1, ... 1),
  * touching, run 2 s at this friction: whether its top ball is still at its
  * height (within a radius). */
@@ -470,6 +527,7 @@ int main(void)
     energy_never_above_start();
     islands_sleep_apart();
     nothing_passes_a_wall();
+    the_hand_presses_with_its_strength();
     stacks_stand_as_friction_allows();
     return tap_done();
 }

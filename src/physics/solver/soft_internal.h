@@ -87,6 +87,14 @@ typedef struct contact_block {
     double vn0[BP_SOFT_LANES]; /* restitution's alone: last, out of the sweeps' way */
 } contact_block;
 
+/* A held ball as the hand pulls it (hand.c). */
+typedef struct soft_hand {
+    uint32_t i;         /* its body */
+    double vx, vy;      /* the velocity the step gave it, px/s */
+    double jx, jy;      /* the impulse the hand gave it in this substep */
+    double j_max;       /* the most the hand gives in a substep */
+} soft_hand;
+
 /* What the sweeps of one step read: softness, limits and the laws. */
 typedef struct sweep_law {
     double inv_h;               /* 1 / the substep */
@@ -128,6 +136,8 @@ struct bp_soft {
     uint32_t *impact_slots;/* the lanes that may yet meet an impact */
     size_t impact_count;
     bool impacts_swept;    /* the load has been marked since the first sweep */
+    soft_hand *hands;      /* the step's held balls, in its scratch */
+    size_t hand_count;
     uint32_t *waking;    /* islands to wake this round, sorted */
     size_t waking_count, waking_capacity;
 };
@@ -140,12 +150,12 @@ typedef struct softness {
 
 /* Ball i's body as the world has it now (listed where soft->listed_at
  * says). A held ball weighs what it weighs here, though the world gives it
- * no inverse mass: the session sets its velocity before every step, so in
- * free space it follows the hand exactly, but in the sweeps it shoves its
- * neighbours with its own momentum and is slowed by them. As an immovable
- * body, every sweep set the neighbour in its way to the hand's speed
- * again, and that neighbour's contacts carried it on: a flick out of a
- * pile threw dozens of balls (docs/design.md). */
+ * no inverse mass: in the sweeps it shoves its neighbours with its own
+ * momentum and is slowed by them, and the hand pulls it back toward its
+ * velocity with a bounded strength (hand.c). As an immovable body, every
+ * sweep set the neighbour in its way to the hand's speed again, and that
+ * neighbour's contacts carried it on: a flick out of a pile threw dozens
+ * of balls (docs/design.md). */
 static inline soft_body body_from_world(const bp_soft *soft, const bp_world *world, size_t i)
 {
     const soft_place *at = &soft->listed_at[i];
@@ -202,6 +212,11 @@ void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
 bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world);
 void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed,
                              bool swept);
+
+/* hand.c: held balls pulled toward the velocity the step gave them. */
+bool bp_soft_grip(bp_soft *soft, const bp_world *world, double h);
+void bp_soft_hand_substep(bp_soft *soft);
+void bp_soft_pull(bp_soft *soft);
 
 /* contact_solver_wide.c: the warm start and the sweep a block at a time
  * in SIMD lanes, where the CPU has them (the scalar stages' bits). */

@@ -54,9 +54,10 @@ static bool wake_and_list(bp_soft *soft, bp_world *world, double margin)
 }
 
 /* The step as stages: pairs (waking what they touch), contacts, their
- * impulses recalled; then per substep gravity, warm start, sweeps with
- * the push, the move and a sweep without; restitution; and last the
- * impulses kept and the islands put to sleep. */
+ * impulses recalled, the held balls gripped; then per substep gravity,
+ * warm start, sweeps with the push (each followed by the hand's pull),
+ * the move and a sweep without; restitution; and last the impulses kept
+ * and the islands put to sleep. */
 bool bp_soft_step(bp_world *world, double dt, int pieces)
 {
     double piece = dt / pieces, unit = 1.0 / pieces; /* unit: exact, pieces a power of two */
@@ -75,10 +76,11 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
         !bp_soft_batch_contacts(soft, world))
         return false;
     const keyed_contact *by_key = bp_soft_recall_all(soft, world, unit);
-    if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world))
+    double h = piece / BP_SOFT_SUBSTEPS;
+    if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world) ||
+        !bp_soft_grip(soft, world, h))
         return false;
 
-    double h = piece / BP_SOFT_SUBSTEPS;
     softness push = bp_soft_softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
     sweep_law law = {1.0 / h,       push.bias_rate, push.mass_scale, push.impulse_scale,
                      BP_SOFT_PUSH_R_PER_S * r_min, p->friction, p->rolling, true};
@@ -95,11 +97,15 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
         if (s == 0)
             bp_soft_resolve_impacts(soft, world, h, rest_speed, false);
         bp_soft_warm_start(soft);
-        for (int it = 0; it < BP_SOFT_SWEEPS; it++)
+        bp_soft_hand_substep(soft);
+        for (int it = 0; it < BP_SOFT_SWEEPS; it++) {
             bp_soft_sweep(soft, &law);
+            bp_soft_pull(soft);
+        }
         bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
         bp_soft_resolve_impacts(soft, world, h, rest_speed, true);
         bp_soft_sweep(soft, &relax);
+        bp_soft_pull(soft);
     }
     bp_soft_restitution(soft, p->restitution, rest_speed);
     bp_soft_unpack_blocks(soft);

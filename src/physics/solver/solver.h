@@ -28,8 +28,8 @@
  * The step is a list of stages (solver.c), one job to a file: the bodies
  * (bodies.c), the contacts (contacts.c), the impulses kept by contact
  * (contact_memory.c), the contacts' order (colour.c), the sweeps
- * (contact_solver.c), islands and sleep (islands.c), and the solver's
- * state as a whole (state.c). */
+ * (contact_solver.c), the hand that pulls a held ball (hand.c), islands
+ * and sleep (islands.c), and the solver's state as a whole (state.c). */
 #ifndef BP_SOFT_SOLVER_H
 #define BP_SOFT_SOLVER_H
 
