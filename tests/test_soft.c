@@ -361,6 +361,35 @@ static void islands_sleep_apart(void)
     bp_world_destroy(w);
 }
 
+/* A ball asleep in free space (no gravity, e = 1), hit head on by an equal
+ * ball at 600 px/s: the two swap speeds, the sleeper leaving at 600 px/s
+ * and the other stopped. At 5 px a step the hit comes within a step that
+ * began with the two apart; a sleeper left asleep in it stood as a rock,
+ * and the ball bounced back at -600 px/s from a sleeper that never moved. */
+static void a_sleeper_hit_within_a_step_takes_the_hit(void)
+{
+    bp_params p = still_air();
+    p.gravity = 0.0;
+    p.restitution = 1.0;
+    p.friction = 0.0;
+    bp_world *w = new_world(p);
+    size_t a = add_or_bail(w, 500.0, 300.0, 0.0, 0.0, 10.0);
+    uint32_t sleeper = w->id[a];
+    for (int s = 0; s < 120; s++)
+        step_or_bail(w);
+    TAP_OK(w->flags[a] & BP_BALL_ASLEEP, "a ball at rest in free space falls asleep");
+    size_t b = add_or_bail(w, 200.0 + 0.37, 300.0, 600.0, 0.0, 10.0);
+    uint32_t hitter = w->id[b];
+    for (int s = 0; s < 120; s++)
+        step_or_bail(w);
+    int64_t ia = bp_world_index_of(w, sleeper), ib = bp_world_index_of(w, hitter);
+    printf("# after the hit: the sleeper at %.9g px/s, the other at %.9g px/s\n", w->vx[ia],
+           w->vx[ib]);
+    TAP_OK(w->vx[ia] == 600.0 && w->vy[ia] == 0.0, "the sleeper hit leaves at 600 px/s, exactly");
+    TAP_OK(w->vx[ib] == 0.0 && w->vy[ib] == 0.0, "the ball that hit it stops, exactly");
+    bp_world_destroy(w);
+}
+
 /* A fast ball is stopped by a thin wall, and a held ball (the hand) too. */
 static void nothing_passes_a_wall(void)
 {
@@ -526,6 +555,7 @@ int main(void)
     bounce_apex_holds(240.0);
     energy_never_above_start();
     islands_sleep_apart();
+    a_sleeper_hit_within_a_step_takes_the_hit();
     nothing_passes_a_wall();
     the_hand_presses_with_its_strength();
     stacks_stand_as_friction_allows();

@@ -33,21 +33,41 @@ static int u32_order(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Wakes every sleeper that a ball awake touches, with its whole island.
- * Returns how many woke (SIZE_MAX: out of memory). */
-size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world)
+/* Whether the ball awake of pair (i, j), one of them asleep, touches the
+ * sleeper, or hits it within dt s: closes on it faster than a resting
+ * contact does (rest_speed), with its velocity and a step's gravity, and
+ * reaches it. A sleeper hit within the step, not woken, stood in it as a
+ * rock: a ball dropped on a sleeping ball bounced off as off the floor, and
+ * the sleeper never moved (awake, it rolls aside). Slower, it touches the
+ * sleeper in a later step and wakes it then. */
+static bool reaches_sleeper(const bp_world *world, uint32_t i, uint32_t j, double dt,
+                            double rest_speed)
 {
+    uint32_t awake = (world->flags[i] & BP_BALL_ASLEEP) ? j : i;
+    double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
+    double ri = world->r[i], rj = world->r[j];
+    double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+    double d2 = dx * dx + dy * dy;
+    if (d2 < touch * touch)
+        return true;
+    double d = sqrt(d2), toward = awake == i ? 1.0 / d : -1.0 / d; /* n = toward * (dx, dy) */
+    double vy = world->vy[awake] + world->params.gravity * dt;
+    double closing = (world->vx[awake] * dx + vy * dy) * toward;
+    return closing > rest_speed && d - touch < closing * dt;
+}
+
+/* Wakes every sleeper that a ball awake touches or reaches within the
+ * step of dt s, with its whole island. Returns how many woke (SIZE_MAX:
+ * out of memory). */
+size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world, double dt)
+{
+    double rest_speed = bp_params_rest_speed(&world->params);
     const bp_broadphase *bp = &soft->broadphase;
     soft->waking_count = 0;
     for (size_t k = 0; k < bp->pair_count; k++) {
         uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
         uint8_t fi = world->flags[i], fj = world->flags[j];
-        if (!((fi ^ fj) & BP_BALL_ASLEEP))
-            continue;
-        double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
-        double ri = world->r[i], rj = world->r[j];
-        double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
-        if (!(dx * dx + dy * dy < touch * touch))
+        if (!((fi ^ fj) & BP_BALL_ASLEEP) || !reaches_sleeper(world, i, j, dt, rest_speed))
             continue;
         uint32_t sleeper = (fi & BP_BALL_ASLEEP) ? i : j;
         if (soft->waking_count == soft->waking_capacity &&

@@ -225,7 +225,7 @@ void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law);
 void bp_soft_warm_start_wide(bp_soft *soft);
 
 /* islands.c: waking and sleep. */
-size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world);
+size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world, double dt);
 bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt);
 
 #endif

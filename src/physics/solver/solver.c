@@ -37,14 +37,15 @@ double bp_soft_sag(const bp_params *params)
     return fabs(params->gravity) / (omega * omega);
 }
 
-/* The pairs of the balls awake, after waking every island they touch (and
- * the islands those touch, for a few rounds). */
-static bool wake_and_list(bp_soft *soft, bp_world *world, double margin)
+/* The pairs of the balls awake, after waking every island they touch or
+ * reach within the piece of dt s (and the islands those touch, for a few
+ * rounds). */
+static bool wake_and_list(bp_soft *soft, bp_world *world, double margin, double dt)
 {
     if (!bp_soft_list_pairs(soft, world, margin))
         return false;
     for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
-        size_t woken = bp_soft_wake_touched(soft, world);
+        size_t woken = bp_soft_wake_touched(soft, world, dt);
         if (woken == SIZE_MAX || (woken > 0 && !bp_soft_list_pairs(soft, world, margin)))
             return false;
         if (woken == 0)
@@ -68,7 +69,7 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
     if (!bp_soft_reserve_balls(soft, world) || !bp_sweep_reserve(world))
         return false;
     double r_min = world->count > 0 ? world->r_min : 1.0;
-    if (!wake_and_list(soft, world, bp_soft_listing_margin(world, piece, r_min)))
+    if (!wake_and_list(soft, world, bp_soft_listing_margin(world, piece, r_min), piece))
         return false;
     double rest_speed = bp_params_rest_speed(p);
     bp_soft_gather_bodies(soft, world);
