@@ -31,8 +31,9 @@ struct bp_scratch_overflow {
 #define BP_SCRATCH_HEADER BP_SCRATCH_ALIGN
 
 /* The block grows by at least this part of the high-water mark over it,
- * so that a world growing a little each step does not regrow each step. */
-#define BP_SCRATCH_HEADROOM 8
+ * so that a world growing a little each step does not regrow each step,
+ * nor a landing pile, whose contacts grow in bursts, every burst. */
+#define BP_SCRATCH_HEADROOM 4
 /* Block sizes are whole multiples of this. */
 #define BP_SCRATCH_GRAIN 4096
 
