@@ -390,6 +390,41 @@ static void a_sleeper_hit_within_a_step_takes_the_hit(void)
     bp_world_destroy(w);
 }
 
+/* A ball dropped (e = 0.8, no drag) onto an equal ball asleep on the
+ * floor, 200 px below: the impacts follow the pairwise law in turn. It
+ * hits at v and goes on at 0.1 v, the lower one taking 0.9 v into the
+ * floor, which sends it back up at 0.72 v; it meets the upper one again
+ * (closing at 0.82 v) and gives it 0.31 v + 0.8 * 0.41 v = 0.638 v up.
+ * Stopped against the floor by the sweeps, the two parted at the
+ * restitution's 0.8 v between them, 0.4 v each, the lower one driven into
+ * the floor. */
+static void a_ball_dropped_on_a_ball_on_the_floor(void)
+{
+    bp_params p = still_air();
+    p.width = 200.0;
+    p.height = 400.0;
+    p.restitution = 0.8;
+    p.friction = 0.0;
+    bp_world *w = new_world(p);
+    add_or_bail(w, 100.0, 390.0, 0.0, 0.0, 10.0);
+    for (int s = 0; s < 120; s++)
+        step_or_bail(w);
+    TAP_OK(w->flags[0] & BP_BALL_ASLEEP, "a ball on the floor falls asleep");
+    size_t top = add_or_bail(w, 100.0, 170.0, 0.0, 0.0, 10.0);
+    double hit = 0.0, up = 0.0;
+    for (int s = 0; s < 120; s++) {
+        double before = w->vy[top];
+        step_or_bail(w);
+        if (hit == 0.0 && w->vy[top] < before)
+            hit = before; /* its speed down as the step that met the other began */
+        up = fmax(up, -w->vy[top]);
+    }
+    printf("# dropped ball: hit at %.1f px/s, back up at %.1f px/s (%.3f of it)\n", hit, up,
+           up / hit);
+    TAP_NEAR(up / hit, 0.638, 0.02, "a ball dropped on a ball on the floor comes back up at 0.638 of its speed");
+    bp_world_destroy(w);
+}
+
 /* A fast ball is stopped by a thin wall, and a held ball (the hand) too. */
 static void nothing_passes_a_wall(void)
 {
@@ -556,6 +591,7 @@ int main(void)
     energy_never_above_start();
     islands_sleep_apart();
     a_sleeper_hit_within_a_step_takes_the_hit();
+    a_ball_dropped_on_a_ball_on_the_floor();
     nothing_passes_a_wall();
     the_hand_presses_with_its_strength();
     stacks_stand_as_friction_allows();

@@ -2,6 +2,7 @@
  * load, met pairwise by the seed's law (collide.h) rather than by the
  * sweeps, so an elastic crowd keeps its energy and equal masses swap
  * speeds exactly, while a pile is left to the sweeps whole. */
+#include <math.h>
 #include <string.h>
 
 #include "collide.h"
@@ -20,17 +21,41 @@ static inline contact_block *listed_lane(const bp_soft *soft, size_t i, int *l)
     return &soft->blocks[slot / BP_SOFT_LANES];
 }
 
+/* A ball resting alone on a side or wall carries no more than this many
+ * of its own weights there, and no ball pushes on it. */
+#define BP_SOFT_ALONE_WEIGHTS 1.5
+
+/* The most normal impulse (in a substep) lane l of q may carry and leave
+ * its ball free of load: none between two balls, and against a side or
+ * wall the ball's own weight (up to BP_SOFT_ALONE_WEIGHTS of it). A ball
+ * resting alone on the floor then meets a ball dropped on it by the
+ * pairwise law, and the floor as an impact after it: dropped with e = 0.8
+ * on a ball lying on the floor, a ball came back up at 0.40 of its speed
+ * (the sweeps stopped both against the floor, and restitution then drove
+ * the lower one into it), where the law in turn gives 0.64. Between balls
+ * any push is load: a pile's balls met pairwise were bounced by the push
+ * out of their overlaps, and a pile whose bottom row was free of load
+ * rattled on the floor at 500 px/s and never slept. */
+static inline double free_load(const bp_soft *soft, const contact_block *q, int l)
+{
+    if (q->b[l] != soft->still)
+        return 0.0;
+    double im = soft->bodies[q->a[l]].im;
+    return im > 0.0 ? BP_SOFT_ALONE_WEIGHTS * soft->weight_h / im : 0.0;
+}
+
 /* Marks both balls of every lane listed in soft->impact_slots that
- * pushes or has pushed in this step (jn > 0 or jn_max > 0) as carrying
- * load; with prune, keeps listed only the lanes with a ball still free of
- * it. */
+ * pushes or has pushed in this step (jn or jn_max) more than a ball free
+ * of load carries (free_load) as carrying load; with prune, keeps listed
+ * only the lanes with a ball still free of it. */
 static void mark_loaded(bp_soft *soft, bool prune)
 {
     uint8_t *loaded = soft->loaded;
     for (size_t i = 0; i < soft->impact_count; i++) {
         int l;
         const contact_block *q = listed_lane(soft, i, &l);
-        if (q->jn[l] > 0.0 || q->jn_max[l] > 0.0)
+        double most = free_load(soft, q, l);
+        if (q->jn[l] > most || q->jn_max[l] > most)
             loaded[q->a[l]] = loaded[q->b[l]] = 1;
     }
     if (!prune)
@@ -59,9 +84,11 @@ static void clear_loaded(bp_soft *soft, size_t still)
 
 /* The step's lanes that may meet impacts (every contact), and the load
  * their balls carry before the first sweep: the impulses kept from the
- * last step. false when memory runs out. */
-bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world)
+ * last step, in substeps of h s. false when memory runs out. */
+bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
 {
+    soft->still = (uint32_t)world->count;
+    soft->weight_h = fabs(world->params.gravity) * h;
     size_t slots = soft->block_count * BP_SOFT_LANES;
     soft->loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
     soft->impact_slots = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));

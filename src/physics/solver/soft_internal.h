@@ -133,6 +133,8 @@ struct bp_soft {
     size_t batch_count, block_count;
     contact_block *blocks; /* the step's contacts as the sweeps solve them */
     uint8_t *loaded;       /* per body: it carries load in this step (impacts.c) */
+    uint32_t still;        /* the still body's index (the balls' count) */
+    double weight_h;       /* |g| h: a unit mass's weight in a substep, as an impulse */
     uint32_t *impact_slots;/* the lanes that may yet meet an impact */
     size_t impact_count;
     bool impacts_swept;    /* the load has been marked since the first sweep */
@@ -209,7 +211,7 @@ void bp_soft_warm_start(bp_soft *soft);
 void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
 /* impacts.c: impacts by the pairwise law between balls free of load. */
-bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world);
+bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h);
 void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, double rest_speed,
                              bool swept);
 

@@ -78,7 +78,7 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
         return false;
     const keyed_contact *by_key = bp_soft_recall_all(soft, world, unit);
     double h = piece / BP_SOFT_SUBSTEPS;
-    if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world) ||
+    if (!by_key || !bp_soft_pack_blocks(soft, world) || !bp_soft_begin_impacts(soft, world, h) ||
         !bp_soft_grip(soft, world, h))
         return false;
 
