@@ -117,7 +117,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
     /* The gap now: as listed, and closed by how far each centre moved. */
     double s = q->s0[l] + (b->dx - a->dx) * q->nx[l] + (b->dy - a->dy) * q->ny[l];
     double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
-    if (s > 0.0) {
+    if (s > law->closed) {
         bias = s * law->inv_h; /* speculative: it may close the gap, no more */
     } else if (law->push) {
         bias = bp_max(law->bias_rate * s, -law->max_push);

@@ -109,7 +109,7 @@ WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
     lanes s = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(q->s0), _mm256_mul_pd(dx, nx)),
                             _mm256_mul_pd(dy, ny));
     lanes zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    lanes open = _mm256_cmp_pd(s, zero, _CMP_GT_OQ);
+    lanes open = _mm256_cmp_pd(s, _mm256_set1_pd(law->closed), _CMP_GT_OQ);
     lanes speculative = _mm256_mul_pd(s, _mm256_set1_pd(law->inv_h));
     lanes pushed = zero, ms = one, is = zero;
     if (law->push) {
