@@ -24,11 +24,10 @@ typedef struct run {
 
 static run runs[4];
 
-/* The scene at scale s under solver, in the units of scale 1. */
-static void run_scene(double s, int64_t solver, run *out)
+/* The scene at scale s, in the units of scale 1. */
+static void run_scene(double s, run *out)
 {
     bp_params p = bp_params_default();
-    p.solver = solver;
     p.width = 400.0 * s;
     p.height = 300.0 * s;
     p.gravity = 980.0 * s;
@@ -75,48 +74,45 @@ static void compare(const run *a, const run *b, double *worst, bool *same_sleep,
         }
 }
 
-/* The scene at the four scales under solver; tests named after it (who). */
-static void scaled_runs_agree(int64_t solver, const char *who)
+static void scaled_runs_agree(void)
 {
     const double scales[4] = {1.0, 1024.0, 1000.0, 0.001};
     for (int k = 0; k < 4; k++)
-        run_scene(scales[k], solver, &runs[k]);
+        run_scene(scales[k], &runs[k]);
     char what[160];
     bool all_asleep = true;
     for (int i = 0; i < 6; i++) {
         all_asleep &= runs[0].asleep[STEPS - 1][i];
         if (!runs[0].asleep[STEPS - 1][i])
-            printf("# %sscale 1: ball %d awake at (%.2f, %.2f)\n", who, i,
-                   runs[0].x[STEPS - 1][i], runs[0].y[STEPS - 1][i]);
+            printf("# scale 1: ball %d awake at (%.2f, %.2f)\n", i, runs[0].x[STEPS - 1][i],
+                   runs[0].y[STEPS - 1][i]);
     }
-    snprintf(what, sizeof what, "%sscale 1: every ball of the scene sleeps after 6 s", who);
-    TAP_OK(all_asleep, what);
+    TAP_OK(all_asleep, "scale 1: every ball of the scene sleeps after 6 s");
 
     /* A power of two scales every number exactly: the same bits. */
     bool exact = memcmp(runs[0].x, runs[1].x, sizeof runs[0].x) == 0 &&
                  memcmp(runs[0].y, runs[1].y, sizeof runs[0].y) == 0 &&
                  memcmp(runs[0].asleep, runs[1].asleep, sizeof runs[0].asleep) == 0 &&
                  memcmp(runs[0].grounded, runs[1].grounded, sizeof runs[0].grounded) == 0;
-    snprintf(what, sizeof what, "%sscale 1024: the same motion to the bit, divided by 1024", who);
-    TAP_OK(exact, what);
+    TAP_OK(exact, "scale 1024: the same motion to the bit, divided by 1024");
 
     for (int k = 2; k < 4; k++) {
         double worst;
         bool same_sleep, same_ground;
         compare(&runs[0], &runs[k], &worst, &same_sleep, &same_ground);
-        printf("# %sscale %g: positions differ by at most %.3g px of scale 1\n", who, scales[k],
+        printf("# scale %g: positions differ by at most %.3g px of scale 1\n", scales[k],
                worst);
         /* Scaling by a factor not a power of two rounds every product
          * differently, by 1e-16 relative; the scene is calm (no chaotic
          * pile), so those differences grow by a few orders at most, and a
          * millionth of a pixel is far below any decision's margin. */
         snprintf(what, sizeof what,
-                 "%sscale %g: every position, divided by the scale, within 1e-6 px", who, scales[k]);
+                 "scale %g: every position, divided by the scale, within 1e-6 px", scales[k]);
         TAP_OK(worst <= 1e-6, what);
-        snprintf(what, sizeof what, "%sscale %g: every ball falls asleep at the same step", who,
+        snprintf(what, sizeof what, "scale %g: every ball falls asleep at the same step",
                  scales[k]);
         TAP_OK(same_sleep, what);
-        snprintf(what, sizeof what, "%sscale %g: every ball is grounded at the same steps", who,
+        snprintf(what, sizeof what, "scale %g: every ball is grounded at the same steps",
                  scales[k]);
         TAP_OK(same_ground, what);
     }
@@ -192,12 +188,7 @@ static void mixed_sizes_keep_the_list_narrow(void)
 
 int main(void)
 {
-    scaled_runs_agree(BP_SOLVER_PASSES, "");
-    /* Under the soft solver a ball resting exactly on the wall has a gap
-     * of 0 that rounds to +0 at one scale and -0 at another: counted open,
-     * it held rigidly at one and sank its sag at the other, and the runs
-     * parted by 0.3 px (solver.c: BP_SOFT_CLOSED_OVER_R). */
-    scaled_runs_agree(BP_SOLVER_SOFT, "soft: ");
+    scaled_runs_agree();
     tiny_ball_rests(0.5);  /* the smallest a scene or the command line allows */
     tiny_ball_rests(0.01); /* below the limits, through the library's insides */
     mixed_sizes_keep_the_list_narrow();

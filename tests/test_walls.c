@@ -556,9 +556,8 @@ static void fast_balls_in_a_peg_forest(int64_t solver, const char *who)
     snprintf(what, sizeof what, "%speg forest: no ball ends a step inside a peg", who);
     TAP_OK(closest >= 3.0 - slack, what);
     if (solver == BP_SOLVER_SOFT) {
-        /* Balls stopped at a wall touching it and driven on hit it at a
-         * gap of 0, which the sweeps' lanes must meet as the scalar
-         * sweep does (contact_solver.c). */
+        /* Walls met at every gap, a touching one included: the sweeps'
+         * lanes must give the scalar sweep's bits here too. */
         bp_soft_use_lanes(false);
         bp_world *scalar = peg_forest(solver);
         for (int s = 0; s < 240; s++)

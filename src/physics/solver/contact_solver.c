@@ -117,12 +117,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
     /* The gap now: as listed, and closed by how far each centre moved. */
     double s = q->s0[l] + (b->dx - a->dx) * q->nx[l] + (b->dy - a->dy) * q->ny[l];
     double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
-    /* Open while a gap is left; a gap within rounding of 0 is closed
-     * unless a side or wall is being hit, which the open law stops rigidly
-     * (closed, a spring let a ball at 1e6 px/s into a wall by 0.36 px). */
-    bool hit = s > 0.0 && q->b[l] == law->still && q->vn0[l] < -law->hit_speed;
-    bool open = s > law->closed || hit;
-    if (open) {
+    if (s > 0.0) {
         bias = s * law->inv_h; /* speculative: it may close the gap, no more */
     } else if (law->push) {
         bias = bp_max(law->bias_rate * s, -law->max_push);

@@ -109,15 +109,7 @@ WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
     lanes s = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(q->s0), _mm256_mul_pd(dx, nx)),
                             _mm256_mul_pd(dy, ny));
     lanes zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    __m128i still = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)q->b),
-                                    _mm_set1_epi32((int)law->still)); /* 32-bit lanes */
-    lanes on_still = _mm256_castsi256_pd(_mm256_insertf128_si256(
-        _mm256_castsi128_si256(_mm_unpacklo_epi32(still, still)), _mm_unpackhi_epi32(still, still),
-        1));
-    lanes hit = _mm256_and_pd(
-        _mm256_and_pd(_mm256_cmp_pd(s, zero, _CMP_GT_OQ), on_still),
-        _mm256_cmp_pd(_mm256_loadu_pd(q->vn0), _mm256_set1_pd(-law->hit_speed), _CMP_LT_OQ));
-    lanes open = _mm256_or_pd(_mm256_cmp_pd(s, _mm256_set1_pd(law->closed), _CMP_GT_OQ), hit);
+    lanes open = _mm256_cmp_pd(s, zero, _CMP_GT_OQ);
     lanes speculative = _mm256_mul_pd(s, _mm256_set1_pd(law->inv_h));
     lanes pushed = zero, ms = one, is = zero;
     if (law->push) {

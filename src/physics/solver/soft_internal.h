@@ -100,9 +100,6 @@ typedef struct sweep_law {
     double inv_h;               /* 1 / the substep */
     double bias_rate, mass_scale, impulse_scale; /* the push (softness) */
     double max_push;            /* fastest push out of an overlap, px/s */
-    double closed;              /* a gap no wider than this is closed, px, */
-    double hit_speed;           /* unless a side or wall is hit faster, px/s */
-    uint32_t still;             /* the still body (sides and walls) */
     double friction, rolling;
     bool push;                  /* false: the relax, which only stops approaches */
 } sweep_law;

@@ -27,13 +27,6 @@
 /* Fastest push out of an overlap, in smallest radii per second: an overlap
  * heals over a few steps instead of throwing the balls apart. */
 #define BP_SOFT_PUSH_R_PER_S 20.0
-/* A gap no wider than this part of the smallest radius is closed, unless
- * a side or wall is being hit: the contact is a spring, not a speculative
- * one. Rest must not depend on which way a gap of 0 rounds: a ball placed
- * exactly on a wall held there rigidly (speculative, a gap of +0) at one
- * scale and sank its sag (a spring, -0) at another, and the scene's bounce
- * then parted by 0.3 px. */
-#define BP_SOFT_CLOSED_OVER_R 1e-9
 /* Rounds of waking (and listing the pairs of the woken) in one step. */
 #define BP_SOFT_WAKE_ROUNDS 8
 
@@ -90,17 +83,8 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
         return false;
 
     softness push = bp_soft_softness_for(BP_SOFT_HERTZ_OF_RATE / h, BP_SOFT_DAMPING_RATIO, h);
-    sweep_law law = {.inv_h = 1.0 / h,
-                     .bias_rate = push.bias_rate,
-                     .mass_scale = push.mass_scale,
-                     .impulse_scale = push.impulse_scale,
-                     .max_push = BP_SOFT_PUSH_R_PER_S * r_min,
-                     .closed = BP_SOFT_CLOSED_OVER_R * r_min,
-                     .hit_speed = rest_speed,
-                     .still = (uint32_t)world->count,
-                     .friction = p->friction,
-                     .rolling = p->rolling,
-                     .push = true};
+    sweep_law law = {1.0 / h,       push.bias_rate, push.mass_scale, push.impulse_scale,
+                     BP_SOFT_PUSH_R_PER_S * r_min, p->friction, p->rolling, true};
     sweep_law relax = law;
     relax.push = false;
     /* Fast: more than BP_FAST_FRACTION of its radius in the piece, further
