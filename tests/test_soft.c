@@ -421,7 +421,8 @@ static void a_ball_dropped_on_a_ball_on_the_floor(void)
     }
     printf("# dropped ball: hit at %.1f px/s, back up at %.1f px/s (%.3f of it)\n", hit, up,
            up / hit);
-    TAP_NEAR(up / hit, 0.638, 0.02, "a ball dropped on a ball on the floor comes back up at 0.638 of its speed");
+    TAP_NEAR(up / hit, 0.638, 0.02,
+             "a ball dropped on a ball on the floor comes back up at 0.638 of its speed");
     bp_world_destroy(w);
 }
 

@@ -115,10 +115,11 @@ static bool between_sleepers(const bp_world *world, const contact_memory *m)
 /* Keeps the impulses of this step's contacts (by_key: them in key order,
  * from bp_soft_recall_all; a piece's times pieces, a whole step's), and
  * those of contacts between sleepers (which no pair lists while they
- * sleep): a pile woken starts from the impulses it fell asleep with. Both are sorted already, and merged (sorting a settled
- * pile's whole memory every step was a fifth of its cost). No
- * contact of this step joins two sleepers (pairs of two are not listed),
- * so the two have no key in common. */
+ * sleep): a pile woken starts from the impulses it fell asleep with. Both
+ * are sorted already, and merged (sorting a settled pile's whole memory
+ * every step was a fifth of its cost). No contact of this step joins two
+ * sleepers (pairs of two are not listed), so the two have no key in
+ * common. */
 bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact *by_key,
                       int pieces)
 {
