@@ -6,6 +6,9 @@
   header include/ballpit/ballpit.h.
 - The physics includes neither SDL nor <stdio.h> (it prints nothing and
   opens no file); the sim layer includes no SDL.
+- Of src/physics, src/sim and src/app include program.h alone: the one
+  header that says what the program's own layers use beyond the public
+  header.
 - No include circles between modules (a module is a .c with its .h): the
   graph of "A's files include B.h" has no cycle, inside a layer too.
 
@@ -93,7 +96,7 @@ def main():
     modules = read_tree(source)
     rank = {layer: k for k, layer in enumerate(LAYERS)}
     rank["include/ballpit"] = 0
-    graph, upward, banned = {}, [], []
+    graph, upward, banned, inside = {}, [], [], []
     for module, (layer, incs) in modules.items():
         graph[module] = set()
         for kind, name, path in incs:
@@ -108,12 +111,17 @@ def main():
             target = os.path.splitext(os.path.relpath(path, owner))[0]
             if target == module:
                 continue
+            if (layer != "src/physics" and modules[target][0] == "src/physics"
+                    and target != "program"):
+                inside.append("%s/%s includes %s" % (layer, module, name))
             if rank[modules[target][0]] > rank[layer]:
                 upward.append("%s/%s includes %s (%s)" % (layer, module, name,
                                                           modules[target][0]))
             graph[module].add(target)
     check(not upward, "no layer includes one above it", "\n".join(upward))
     check(not banned, "no SDL below the app, no stdio in the physics", "\n".join(banned))
+    check(not inside, "the program's layers reach the physics through program.h alone",
+          "\n".join(inside))
     found = cycles(graph)
     check(not found, "no include circles between modules",
           "\n".join(" <-> ".join(c) for c in found))

@@ -3,7 +3,7 @@
 #define BP_APP_H
 
 #include "options.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* Runs until the window closes (or --steps). Returns the exit status. */
 int bp_app_run(bp_world *world, const bp_options *opts);

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "program.h"
+
 void bp_chart_record(bp_chart *c, const bp_world *world)
 {
     if (world->steps < c->last_step) {

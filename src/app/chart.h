@@ -6,9 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "energy.h"
+#include "ballpit/ballpit.h"
 #include "paint.h"
-#include "world.h"
 
 #define BP_CHART_SAMPLES 600
 #define BP_CHART_SECONDS 10.0

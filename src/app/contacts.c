@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "program.h"
 
 void bp_contacts_free(bp_contacts *c)
 {

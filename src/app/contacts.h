@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* b of a contact with a wall or a side of the arena. */
 #define BP_CONTACT_STATIC UINT32_MAX

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "raycast.h"
+#include "program.h"
 #include "text.h"
 
 /* The built-in font's glyph cell, px. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "query.h"
+#include "program.h"
 
 void bp_input_init(bp_input_handler *h, bp_view *view, const bp_options *opts,
                    const bp_world *world)

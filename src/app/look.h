@@ -8,7 +8,7 @@
 
 #include "options.h"
 #include "paint.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 typedef struct bp_look {
     bp_color_by color_by;

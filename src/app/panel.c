@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "limits.h"
+#include "program.h"
 
 /* Sizes in panel units (output pixels at the HUD's text scale). */
 #define GLYPH 8

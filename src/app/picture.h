@@ -13,7 +13,7 @@
 #include "paint.h"
 #include "raster.h"
 #include "trails.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 typedef struct bp_picture bp_picture;
 

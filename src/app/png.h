@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "look.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* Largest PNG side we render, px: 16384^2 is already a 1 GiB surface. The
  * one limit: bp_recorder_check refuses a larger arena up front, a scene

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include "paint.h"
+#include "program.h"
 
 /* The rim's brightness out of 255 (look.h). */
 #define BP_RIM_LEVEL ((float)BP_LOOK_RIM_LEVEL)

@@ -11,7 +11,7 @@
 
 #include "look.h"
 #include "paint.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* Drawn at a scale below 1, no ball is smaller than this radius, px:
  * a pixel across. */

@@ -14,7 +14,7 @@
 #include "camera.h"
 #include "look.h"
 #include "picture.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* A texture of surface (which it frees) that blends over what is below it
  * and scales with mode; NULL when the renderer cannot make it. */

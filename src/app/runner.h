@@ -4,7 +4,7 @@
 #define BP_RUNNER_H
 
 #include "options.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* From now on SIGINT and SIGTERM ask the headless run to stop: the flag
  * they set (for world->stop and the world's setup). */

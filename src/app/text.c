@@ -4,7 +4,7 @@
 #include <SDL2/SDL2_gfxPrimitives_font.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "program.h"
 #include "render.h"
 
 /* Glyphs are 8 px squares, 16 to a row of the atlas, 256 of them. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "program.h"
 
 void bp_trails_clear(bp_trails *t)
 {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* Points kept per ball: the trail's time is cut into this many pieces. */
 #define BP_TRAIL_POINTS 48

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "query.h"
+#include "program.h"
 
 void bp_undo_clear(bp_undo *u)
 {

@@ -2,9 +2,8 @@
 
 #include <time.h>
 
-#include "passes.h"
+#include "program.h"
 #include "spawn.h"
-#include "world.h"
 
 static double now_s(void)
 {
@@ -54,7 +53,7 @@ bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int thr
         .solver = solver,
         .threads = threads,
         .wall_s = wall,
-        .max_overlap_over_r = bp_passes_max_overlap(world) / BP_PIT_RADIUS,
+        .max_overlap_over_r = bp_world_get_stats(world).max_overlap / BP_PIT_RADIUS,
         .escaped = escaped,
     };
     bp_world_destroy(world);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "params.h"
+#include "program.h"
 
 #define BP_BENCH_STEPS 600
 

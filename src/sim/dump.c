@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "program.h"
+
 bool bp_make_dirs(const char *dir, char *err, size_t err_size)
 {
     size_t len = strlen(dir);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "rowsfile.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 typedef struct bp_dump {
     bp_rows_file csv;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "program.h"
+
 bool bp_energy_log_open(bp_energy_log *log, const char *dir, char *err, size_t err_size)
 {
     size_t len = strlen(dir) + sizeof "/energy.csv";

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "energy.h"
+#include "ballpit/ballpit.h"
 #include "rowsfile.h"
 
 /* DIR/energy.csv: frame,t,kinetic,rotational,potential,total,px,py, a row

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "program.h"
 
 void bp_history_init(bp_history *h, double seconds, double hz, size_t max_bytes)
 {

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "program.h"
 #include "replay.h"
-#include "world.h"
 
 /* Snapshots per second of simulated time (every hz/4 steps). */
 #define BP_HISTORY_PER_SECOND 4

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "limits.h"
 #include "nearest.h"
 #include "numparse.h"
+#include "program.h"
 #include "spawn.h"
 
 typedef struct opt_row opt_row;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "params.h"
+#include "program.h"
 
 /* Bytes a --save-scene path is given on top for its partial file's name
  * (sceneout.h). */

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "program.h"
+
 int bp_raycast_report(const bp_world *world, const double ray[4], FILE *out)
 {
     /* Far enough to reach every side from anywhere the origin may be. */

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "raycast.h"
+#include "ballpit/ballpit.h"
 
 /* The --raycast report: casts ray = {x, y, dx, dy} without a length limit
  * and prints one line per hit, `hit kind=K id=N dist=D x=X y=Y nx=NX

@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
 #include "numparse.h"
-#include "params.h"
+#include "program.h"
 #include "scene.h"
 #include "textfile.h"
-#include "world.h"
 
 #define BP_INPUT_HEADER "ballpit-input 1"
 

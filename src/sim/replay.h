@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "params.h"
+#include "program.h"
 
 typedef enum bp_input_kind {
     BP_INPUT_GRAB,

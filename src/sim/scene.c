@@ -5,12 +5,9 @@
 #include <string.h>
 
 #include "crowd.h"
-#include "grow.h"
-#include "limits.h"
 #include "numparse.h"
 #include "options.h"
-#include "placed.h"
-#include "solver/solver.h"
+#include "program.h"
 #include "textfile.h"
 
 /* Longest statement line we accept; anything longer is surely not a scene. */

@@ -8,8 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "kept.h"
-#include "world.h"
+#include "program.h"
 
 typedef struct bp_scene_ball {
     double x, y, vx, vy, r;

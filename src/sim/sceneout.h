@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 typedef struct bp_scene_out {
     char *path, *part; /* FILE, and FILE.part while the run goes on */

@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
-#include "query.h"
+#include "program.h"
 #include "setup.h"
-#include "walls.h"
 
 void bp_session_init(bp_session *s, bp_world *world, const bp_options *opts)
 {

@@ -20,7 +20,7 @@
 #include "history.h"
 #include "options.h"
 #include "replay.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 typedef struct bp_session {
     bp_world *world;           /* not owned; reset swaps its contents */

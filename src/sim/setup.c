@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "limits.h"
+#include "program.h"
 #include "scene.h"
 #include "scenepath.h"
 #include "spawn.h"

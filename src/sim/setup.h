@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "options.h"
-#include "world.h"
+#include "ballpit/ballpit.h"
 
 /* Returns the world, or NULL with *status 2 (bad input) or 1 (out of memory)
  * and a one-line message in err. */

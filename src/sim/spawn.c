@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grid.h"
+#include "program.h"
 #include "rng.h"
 
 /* Tries per ball before we call the arena full. Random sequential placement

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "world.h"
+#include "program.h"
 
 #define BP_PI 3.14159265358979323846
 
