@@ -264,6 +264,98 @@ static void test_energy_stats_stop(void)
     bp_world_destroy(world);
 }
 
+/* A soft world of friction 0.5 without bounce or drag, for a stack. */
+static bp_world *soft_stack_world(void)
+{
+    bp_world_def def = bp_default_world_def();
+    def.solver = BP_SOLVER_SOFT;
+    def.drag = 0.0;
+    def.restitution = 0.0;
+    def.friction = 0.5;
+    return bp_world_create(&def);
+}
+
+static double fastest(const bp_world *world)
+{
+    bp_ball_view v = bp_world_view_balls(world);
+    double most = 0.0;
+    for (size_t i = 0; i < v.count; i++)
+        most = fmax(most, hypot(v.vx[i], v.vy[i]));
+    return most;
+}
+
+/* Three balls of radius 10 stacked on the floor (two side by side, one
+ * on them) come to rest carrying impulses: the floor's, summed, is the
+ * three balls' weight over a substep, 3 m g / (4 hz), m = 100. Copied into
+ * a new world at the same places, they hold the stack from its first step
+ * (without them the balls sag as the contacts take up the load); a bad
+ * entry is refused with a reason and changes nothing. */
+static void test_contact_impulses(void)
+{
+    bp_world *a = soft_stack_world();
+    double r = 10.0, floor_y = 768.0 - r - 0.01;
+    double xs[3] = {500.0, 520.0, 510.0}, ys[3] = {floor_y, floor_y, floor_y - r * sqrt(3.0)};
+    for (int i = 0; i < 3; i++)
+        ball_at(a, xs[i], ys[i], 0.0, r);
+    for (int k = 0; k < 360; k++)
+        bp_world_step(a);
+    bp_contact_impulse got[16];
+    size_t n = bp_world_get_contact_impulses(a, got, 16);
+    double floor_jn = 0.0;
+    for (size_t k = 0; k < n && k < 16; k++)
+        if (got[k].kind == BP_CONTACT_WITH_SIDE && got[k].b == 2)
+            floor_jn += got[k].jn;
+    TAP_OK(n == 5, "a stack of three carries 5 contacts: 2 on the floor, 2 to the top, 1 between");
+    TAP_NEAR(floor_jn, 3.0 * 100.0 * 980.0 / (4.0 * 120.0), 1e-9,
+             "the floor carries the stack's weight over a substep");
+    TAP_OK(bp_world_get_contact_impulses(a, NULL, 0) == n, "with max 0 it only counts");
+
+    bp_world *with = soft_stack_world(), *without = soft_stack_world();
+    bp_ball_view v = bp_world_view_balls(a);
+    for (size_t i = 0; i < v.count; i++) {
+        ball_at(with, v.x[i], v.y[i], 0.0, r);
+        ball_at(without, v.x[i], v.y[i], 0.0, r);
+    }
+    const char *why = bp_world_set_contact_impulses(with, got, n);
+    TAP_OK(why == NULL, "the impulses are taken");
+    bp_world_step(with);
+    bp_world_step(without);
+    TAP_NEAR(fastest(with), 0.0, 1e-6, "restored with its impulses, the stack is still");
+    TAP_OK(fastest(without) > 1e-3, "restored without them, it sags");
+
+    bp_contact_impulse bad[6] = {got[0], got[0], got[0], got[0], got[0], got[0]};
+    bad[0].a = 99;
+    bad[1].kind = BP_CONTACT_WITH_BALL, bad[1].a = 1, bad[1].b = 0;
+    bad[2].kind = BP_CONTACT_WITH_SIDE, bad[2].b = 4;
+    bad[3].jn = -1.0;
+    bad[4].jt = bad[4].jn * 1.5;
+    bad[5].kind = BP_CONTACT_WITH_WALL, bad[5].b = 0;
+    bp_contact_impulse before[16], after[16];
+    size_t count_before = bp_world_get_contact_impulses(without, before, 16);
+    bool all_refused = true;
+    for (int k = 0; k < 6; k++) {
+        bp_contact_impulse pair[2] = {got[1], bad[k]};
+        all_refused = all_refused && bp_world_set_contact_impulses(without, pair, 2) != NULL;
+    }
+    TAP_OK(all_refused, "an unknown ball, a > b, side 4, jn < 0, |jt| > jn, a missing wall: refused");
+    size_t count_after = bp_world_get_contact_impulses(without, after, 16);
+    bool same = count_after == count_before && count_before <= 16;
+    for (size_t k = 0; same && k < count_before; k++)
+        same = before[k].a == after[k].a && before[k].kind == after[k].kind &&
+               before[k].b == after[k].b && before[k].jn == after[k].jn &&
+               before[k].jt == after[k].jt && before[k].jr == after[k].jr;
+    TAP_OK(same, "a refused list changes nothing, not even its good entries");
+    bp_world_def passes = bp_default_world_def();
+    bp_world *p = bp_world_create(&passes);
+    TAP_OK(bp_world_get_contact_impulses(p, NULL, 0) == 0 &&
+               bp_world_set_contact_impulses(p, got, 1) != NULL,
+           "the passes carry none and take none");
+    bp_world_destroy(p);
+    bp_world_destroy(a);
+    bp_world_destroy(with);
+    bp_world_destroy(without);
+}
+
 int main(void)
 {
     test_defaults_and_bad_defs();
@@ -273,5 +365,6 @@ int main(void)
     test_ray_and_point();
     test_walls_and_held();
     test_energy_stats_stop();
+    test_contact_impulses();
     return tap_done();
 }

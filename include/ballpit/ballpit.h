@@ -133,6 +133,28 @@ typedef struct bp_energy {
     double px, py;     /* sum m v */
 } bp_energy;
 
+/* What a contact joins (bp_contact_impulse.kind). */
+typedef enum bp_contact_with {
+    BP_CONTACT_WITH_BALL = 0, /* two balls */
+    BP_CONTACT_WITH_SIDE = 1, /* a ball and a side of the arena */
+    BP_CONTACT_WITH_WALL = 2, /* a ball and a wall */
+} bp_contact_with;
+
+/* The impulses a contact carries from one step to the next, through sleep
+ * too: under BP_SOLVER_SOFT they hold a pile at rest, so a pile restored
+ * with them stands from its first step, as the ballpit program's scene
+ * files restore one. Ball a has the smaller id; b is the other ball's id,
+ * the side (0 top, 1 right, 2 bottom, 3 left) or the wall's index. */
+typedef struct bp_contact_impulse {
+    uint32_t a;           /* bp_ball_id value */
+    bp_contact_with kind;
+    uint32_t b;
+    double jn;            /* normal impulse over a substep (4 a step), mass * px / s, >= 0:
+                             m g / (4 hz) for a ball of mass m alone on the floor */
+    double jt;            /* friction impulse, within +-jn */
+    double jr;            /* rolling resistance impulse (times px), within +-jn * a's radius */
+} bp_contact_impulse;
+
 typedef struct bp_world_stats {
     uint64_t steps;     /* steps taken */
     size_t balls, awake, walls;
@@ -200,6 +222,19 @@ bool bp_world_cast_ray(const bp_world *world, double ox, double oy, double dx, d
  * cannot be cast. */
 size_t bp_world_cast_ray_all(const bp_world *world, double ox, double oy, double dx, double dy,
                              double max_dist, bp_ray_hit *hits, size_t max_hits);
+
+/* How many contacts carry impulses (none under BP_SOLVER_PASSES); the
+ * first max of them, by a, kind and b, are written to out. */
+size_t bp_world_get_contact_impulses(const bp_world *world, bp_contact_impulse *out, size_t max);
+/* Gives these contacts their impulses for the next step to start from (a
+ * contact already carrying some gets the new ones). NULL when done, else a
+ * message naming what is wrong, and nothing changes: a ball or wall the
+ * world does not have, a > b between balls, a side past 3, an impulse
+ * that no contact could carry (the normal one beyond what stops every ball
+ * at 1e7 px/s, friction or rolling beyond coefficients of 1), the passes
+ * solver (which carries none), or no memory. */
+const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
+                                          size_t count);
 
 bp_energy bp_world_get_energy(const bp_world *world);
 bp_world_stats bp_world_get_stats(const bp_world *world);

@@ -5,13 +5,17 @@
 #include "ballpit/ballpit.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "energy.h"
+#include "grow.h"
+#include "kept.h"
 #include "limits.h"
 #include "query.h"
 #include "raycast.h"
 #include "passes.h"
+#include "solver/solver.h"
 #include "world.h"
 #include "workers.h"
 
@@ -248,6 +252,75 @@ size_t bp_world_cast_ray_all(const bp_world *world, double ox, double oy, double
     if (!castable(world, ox, oy, dx, dy, &max_dist))
         return SIZE_MAX;
     return bp_raycast(world, ox, oy, dx, dy, max_dist, hits, max_hits);
+}
+
+_Static_assert((int)BP_CONTACT_WITH_BALL == BP_KEPT_BALL &&
+                   (int)BP_CONTACT_WITH_SIDE == BP_KEPT_SIDE &&
+                   (int)BP_CONTACT_WITH_WALL == BP_KEPT_WALL,
+               "the public contact kinds are the kept ones");
+
+size_t bp_world_get_contact_impulses(const bp_world *world, bp_contact_impulse *out, size_t max)
+{
+    size_t count = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
+    for (size_t k = 0; k < count && k < max; k++) {
+        bp_kept_contact c = bp_soft_kept(world, k);
+        out[k] = (bp_contact_impulse){c.id_a, (bp_contact_with)c.kind, c.code_b, c.jn, c.jt, c.jr};
+    }
+    return count;
+}
+
+/* Why contact c cannot be in this world (most: the largest normal
+ * impulse), or NULL. */
+static const char *contact_check(const bp_world *world, const bp_contact_impulse *c, double most)
+{
+    int64_t a = bp_world_index_of(world, c->a);
+    if (a < 0)
+        return "a contact names a ball the world does not have";
+    switch (c->kind) {
+    case BP_CONTACT_WITH_BALL:
+        if (bp_world_index_of(world, c->b) < 0)
+            return "a contact names a ball the world does not have";
+        if (!(c->a < c->b))
+            return "a contact between balls must name the smaller id as a";
+        break;
+    case BP_CONTACT_WITH_SIDE:
+        if (c->b > 3)
+            return "a contact names a side past 3";
+        break;
+    case BP_CONTACT_WITH_WALL:
+        if (c->b >= world->wall_count)
+            return "a contact names a wall the world does not have";
+        break;
+    default:
+        return "a contact's kind must be BP_CONTACT_WITH_BALL, _SIDE or _WALL";
+    }
+    return bp_check_kept_impulses(c->jn, c->jt, c->jr, world->r[a], most);
+}
+
+const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
+                                          size_t count)
+{
+    if (world->params.solver != BP_SOLVER_SOFT)
+        return "only the soft solver carries contact impulses";
+    double mass = 0.0;
+    for (size_t i = 0; i < world->count; i++)
+        mass += world->mass[i];
+    double most = bp_kept_impulse_most(&world->params, mass);
+    for (size_t k = 0; k < count; k++) {
+        const char *why = contact_check(world, &in[k], most);
+        if (why)
+            return why;
+    }
+    bp_kept_contact *kept = NULL;
+    size_t capacity = 0;
+    if (count > 0 && !bp_reserve((void **)&kept, &capacity, count, sizeof *kept))
+        return "out of memory";
+    for (size_t k = 0; k < count; k++)
+        kept[k] = (bp_kept_contact){in[k].a, (uint32_t)in[k].kind, in[k].b,
+                                    in[k].jn, in[k].jt, in[k].jr};
+    bool ok = bp_soft_keep(world, kept, count);
+    free(kept);
+    return ok ? NULL : "out of memory";
 }
 
 bp_energy bp_world_get_energy(const bp_world *world)
