@@ -337,7 +337,8 @@ static void test_contact_impulses(void)
         bp_contact_impulse pair[2] = {got[1], bad[k]};
         all_refused = all_refused && bp_world_set_contact_impulses(without, pair, 2) != NULL;
     }
-    TAP_OK(all_refused, "an unknown ball, a > b, side 4, jn < 0, |jt| > jn, a missing wall: refused");
+    TAP_OK(all_refused,
+           "an unknown ball, a > b, side 4, jn < 0, |jt| > jn, a missing wall: refused");
     size_t count_after = bp_world_get_contact_impulses(without, after, 16);
     bool same = count_after == count_before && count_before <= 16;
     for (size_t k = 0; same && k < count_before; k++)

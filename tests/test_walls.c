@@ -206,9 +206,10 @@ static void frictionless_slope_accelerates_at_g_sin_30(int64_t solver)
  * rough; jammed together, the balls' contacts rub against every roll.)
  * Once settled (2 s) nothing may move more than 0.01 px in the next 5 s; a
  * creep of even one ulp of speed per step would travel further. */
-static void pile_on_a_slope_does_not_creep(void)
+static void pile_on_a_slope_does_not_creep(int64_t solver)
 {
     bp_params p = quiet(1200.0, 900.0);
+    p.solver = solver;
     p.gravity = 980.0;
     p.restitution = 0.0;
     p.friction = 0.6;
@@ -254,9 +255,10 @@ static void pile_on_a_slope_does_not_creep(void)
  * speeds exactly (collide.h): the striker stops dead and the target leaves
  * at 20,000 px/s, in front of it. With e = 0.9 the target gets
  * (1 + e)/2 of the speed and momentum is conserved to rounding. */
-static void fast_ball_hands_on_its_momentum(double e)
+static void fast_ball_hands_on_its_momentum(int64_t solver, double e)
 {
     bp_params p = quiet(4000.0, 400.0);
+    p.solver = solver;
     p.restitution = e;
     bp_world *w = bp_world_new(&p);
     bp_world_insert_ball(w, 100.0, 200.0, 20000.0, 0.0, 5.0, 0.0);
@@ -281,10 +283,15 @@ static void fast_ball_hands_on_its_momentum(double e)
 /* The same on the floor under gravity, against a ball that has rested there
  * for 2 s (long enough to be put to sleep): the hit must wake it and hand it
  * the momentum, not bounce off a frozen ball. Frictionless floor, e = 1:
- * the speeds swap exactly as in free space. */
-static void fast_ball_wakes_a_resting_ball(void)
+ * the speeds swap exactly as in free space. Under the soft solver the
+ * target rests deeper in the floor than the striker skims it, by the
+ * contact's give under its weight (bp_soft_sag), so the line of centres
+ * tilts by sag / 2r: the striker keeps v (sag / 2r)^2 (1.5e-4 px/s here)
+ * and the target takes the rest. */
+static void fast_ball_wakes_a_resting_ball(int64_t solver)
 {
     bp_params p = quiet(4000.0, 400.0);
+    p.solver = solver;
     p.gravity = 980.0;
     bp_world *w = bp_world_new(&p);
     bp_world_insert_ball(w, 1000.0, 395.0, 0.0, 0.0, 5.0, 0.0);
@@ -294,17 +301,22 @@ static void fast_ball_wakes_a_resting_ball(void)
     for (int s = 0; s < 8; s++)
         step_or_bail(w);
     int64_t target = bp_world_index_of(w, 0), striker = bp_world_index_of(w, 1);
-    TAP_NEAR(w->vx[target], 20000.0, 1e-6, "bullet on the floor: the resting ball takes it all");
-    TAP_NEAR(w->vx[striker], 0.0, 1e-6, "bullet on the floor: the striker stops");
+    double tilt = solver == BP_SOLVER_SOFT ? bp_soft_sag(&p) / 10.0 : 0.0;
+    double kept = 20000.0 * tilt * tilt;
+    TAP_NEAR(w->vx[target], 20000.0 - kept, 1e-6,
+             "bullet on the floor: the resting ball takes it all (but the tilt's part)");
+    TAP_NEAR(w->vx[striker], kept, 1e-9,
+             "bullet on the floor: the striker stops (but the tilt's part)");
     TAP_OK(w->x[striker] < w->x[target], "bullet on the floor: no pass-through");
     bp_world_destroy(w);
 }
 
 /* A fast ball into a row of touching balls (a cradle at 30,000 px/s): the
  * momentum must travel down the row, none passed through. */
-static void fast_ball_into_a_row(void)
+static void fast_ball_into_a_row(int64_t solver)
 {
     bp_params p = quiet(6000.0, 400.0);
+    p.solver = solver;
     bp_world *w = bp_world_new(&p);
     bp_world_insert_ball(w, 100.0, 200.0, 30000.0, 0.0, 5.0, 0.0);
     for (int k = 0; k < 5; k++)
@@ -581,13 +593,13 @@ int main(void)
         printf("# under the %s\n", solver == BP_SOLVER_SOFT ? "soft solver" : "passes");
         ball_comes_to_rest_in_a_v(solver);
         frictionless_slope_accelerates_at_g_sin_30(solver);
+        pile_on_a_slope_does_not_creep(solver);
+        fast_ball_hands_on_its_momentum(solver, 1.0);
+        fast_ball_hands_on_its_momentum(solver, 0.9);
+        fast_ball_wakes_a_resting_ball(solver);
+        fast_ball_into_a_row(solver);
     }
     printf("# the rest under the passes\n");
-    pile_on_a_slope_does_not_creep();
-    fast_ball_hands_on_its_momentum(1.0);
-    fast_ball_hands_on_its_momentum(0.9);
-    fast_ball_wakes_a_resting_ball();
-    fast_ball_into_a_row();
     contacts_are_classed_by_their_normal();
     wall_grid_reports_every_wall_in_reach(300);
     wall_grid_reports_every_wall_in_reach(5000);
