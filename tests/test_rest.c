@@ -95,6 +95,7 @@ static void the_heap(void)
 static bool three_ball_stack_stands(double friction)
 {
     bp_params p = bp_params_default();
+    p.solver = BP_SOLVER_PASSES; /* the soft solver's stacks: test_soft.c */
     p.friction = friction;
     p.rolling = 0.0;
     p.drag = 0.0;
