@@ -23,7 +23,7 @@
 #include "query.h"     /* the ball under a point */
 #include "raycast.h"   /* ray casts and a thrown ball's predicted flight */
 #include "solver/solver.h" /* the kept contacts of a world, for scene files */
-#include "walls.h"     /* segments swept against, for drawing walls */
+#include "walls.h"     /* a ball swept against a wall: a held ball slides along walls */
 #include "world.h"     /* the world's life, its ball store and snapshots */
 
 #endif
