@@ -143,6 +143,7 @@ static void test_ids_survive_reordering(void)
     def.width = 1600.0;
     def.height = 1200.0;
     def.threads = 2;
+    def.solver = BP_SOLVER_PASSES; /* the solver that sorts the balls by grid cell */
     bp_world *world = bp_world_create(&def);
     enum { N = 3000 };
     static bp_ball_id ids[N];
