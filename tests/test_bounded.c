@@ -141,9 +141,52 @@ static void a_gas_at_the_speed_limit_makes_no_energy(void)
     bp_world_destroy(w);
 }
 
+/* Sleepers overlapping by more than `depth` of the smaller radius. */
+static size_t deep_sleeping_pairs(const bp_world *w, double depth)
+{
+    size_t deep = 0;
+    for (size_t a = 0; a < w->count; a++)
+        for (size_t b = a + 1; b < w->count; b++) {
+            if (!(w->flags[a] & w->flags[b] & BP_BALL_ASLEEP))
+                continue;
+            double dx = w->x[b] - w->x[a], dy = w->y[b] - w->y[a];
+            double o = w->r[a] + w->r[b] - sqrt(dx * dx + dy * dy);
+            deep += o > depth * fmin(w->r[a], w->r[b]);
+        }
+    return deep;
+}
+
+/* The same crowd under the soft solver, which cannot hold it (a soft
+ * contact at 0.35 of a 4 Hz substep rate gives 10^5 px under one weight):
+ * it sinks into itself. At 1 Hz every ball is slow by the sleep rule (a
+ * quarter of g dt is 2.5e6 px/s), and half a second is one step: it slept
+ * at once, 348 pairs more than half a radius deep, a pile that could never
+ * stand awake. No island may sleep so. */
+static void the_soft_solver_never_sleeps_balls_deep_in_each_other(void)
+{
+    bp_params p = arena(1024.0, 768.0);
+    p.hz = 1.0;
+    p.gravity = 1e7;
+    p.solver = BP_SOLVER_SOFT;
+    bp_world *w = bp_world_new(&p);
+    add_grid(w, 1000, 4.0, 8.0, 5);
+    size_t worst = 0;
+    bool ok = true;
+    for (int s = 0; s < 12; s++) {
+        step_or_bail(w);
+        size_t deep = deep_sleeping_pairs(w, 0.5);
+        worst = deep > worst ? deep : worst;
+        ok = ok && sound(w);
+    }
+    TAP_OK(worst == 0, "soft, 1 Hz, 10^7 px/s^2: no two sleepers half a radius deep in each other");
+    TAP_OK(ok, "soft, 1 Hz, 10^7 px/s^2: every ball finite and inside the arena after every step");
+    bp_world_destroy(w);
+}
+
 int main(void)
 {
     a_crowd_too_fast_to_sweep_does_not_land_in_a_heap();
+    the_soft_solver_never_sleeps_balls_deep_in_each_other();
     a_gas_at_the_speed_limit_makes_no_energy();
     return tap_done();
 }

@@ -12,9 +12,12 @@
 #define BP_SOFT_TOUCH_OVER_R 0.05
 /* A ball is slow below this speed (and spin times radius), as a part of
  * the speed gravity adds in a step; without gravity, as a part of the
- * smallest radius per second. */
+ * smallest radius per second; and never faster than it goes this part of
+ * the smallest radius in a step (at 1 Hz under 10^7 px/s^2 a quarter of
+ * g dt is 2.5e6 px/s, and a crowd sinking into itself at 10^6 px/s slept). */
 #define BP_SOFT_SLEEP_SPEED_G_STEP 0.25
 #define BP_SOFT_SLEEP_SPEED_R_PER_S 0.05
+#define BP_SOFT_SLEEP_MOVE_R_PER_STEP 0.05
 /* An island sleeps when every ball in it has been slow this long, s. */
 #define BP_SOFT_SLEEP_AFTER_S 0.5
 
@@ -107,6 +110,7 @@ bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt)
     const bp_params *p = &world->params;
     double slow = fabs(p->gravity) > 0.0 ? BP_SOFT_SLEEP_SPEED_G_STEP * fabs(p->gravity) * dt
                                          : BP_SOFT_SLEEP_SPEED_R_PER_S * world->r_min;
+    slow = fmin(slow, BP_SOFT_SLEEP_MOVE_R_PER_STEP * world->r_min / dt);
     double steps = ceil(BP_SOFT_SLEEP_AFTER_S / dt);
     uint16_t calm_steps = (uint16_t)(steps < 1.0 ? 1.0 : (steps > 60000.0 ? 60000.0 : steps));
     size_t n = world->count;
