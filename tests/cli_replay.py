@@ -74,9 +74,9 @@ def fling(tmp, solver):
     give under load, by g / omega^2 = 0.00088 px for each weight they carry
     (omega = 2 pi 0.35 480 Hz): the held ball (r 20) drives ball 1 (r 16)
     into the side with up to the hand's strength, 2 r 120^2 px/s^2 on its
-    400 units of mass, 920 of ball 1's weights: 0.81 px, 0.05 r. And it
+    400 units of mass, 920 of ball 1's weights: 0.81 px, 0.051 r. And it
     adds a step's gravity in four substeps (equal to one step's to
-    rounding). So under it a ball may be 0.05 r into a side and the
+    rounding). So under it a ball may be 0.06 r into a side and the
     gravity is compared to 1e-9."""
     soft = solver == "soft"
     out = os.path.join(tmp, "fling-" + solver)
@@ -116,7 +116,7 @@ def fling(tmp, solver):
     check(len(moved) >= len(pile) // 2,
           "%s: dragging through the pile shoved most of it aside (%d of %d moved > 10 px)"
           % (solver, len(moved), len(pile)))
-    give = 0.05 if soft else 0.0
+    give = 0.06 if soft else 0.0
     outside = [(f, i) for f, balls in frames.items() for i, b in balls.items()
                if not (b[4] * (1 - give) <= b[0] <= 640 - b[4] * (1 - give) and
                        b[4] * (1 - give) <= b[1] <= 480 - b[4] * (1 - give))]

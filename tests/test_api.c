@@ -311,11 +311,12 @@ static void test_contact_impulses(void)
              "the floor carries the stack's weight over a substep");
     TAP_OK(bp_world_get_contact_impulses(a, NULL, 0) == n, "with max 0 it only counts");
 
+    /* Rebuilt in the order of the ids (0, 1, 2), the balls keep them. */
     bp_world *with = soft_stack_world(), *without = soft_stack_world();
-    bp_ball_view v = bp_world_view_balls(a);
-    for (size_t i = 0; i < v.count; i++) {
-        ball_at(with, v.x[i], v.y[i], 0.0, r);
-        ball_at(without, v.x[i], v.y[i], 0.0, r);
+    for (uint32_t id = 0; id < 3; id++) {
+        bp_ball_state b = bp_world_get_ball(a, (bp_ball_id){id});
+        ball_at(with, b.x, b.y, 0.0, r);
+        ball_at(without, b.x, b.y, 0.0, r);
     }
     const char *why = bp_world_set_contact_impulses(with, got, n);
     TAP_OK(why == NULL, "the impulses are taken");
@@ -348,10 +349,24 @@ static void test_contact_impulses(void)
                before[k].jt == after[k].jt && before[k].jr == after[k].jr;
     TAP_OK(same, "a refused list changes nothing, not even its good entries");
     bp_world_def passes = bp_default_world_def();
+    passes.solver = BP_SOLVER_PASSES;
     bp_world *p = bp_world_create(&passes);
+    for (uint32_t id = 0; id < 3; id++) {
+        bp_ball_state b = bp_world_get_ball(a, (bp_ball_id){id});
+        ball_at(p, b.x, b.y, 0.0, r);
+    }
+    bp_world_step(p);
     TAP_OK(bp_world_get_contact_impulses(p, NULL, 0) == 0 &&
-               bp_world_set_contact_impulses(p, got, 1) != NULL,
-           "the passes carry none and take none");
+               bp_world_set_contact_impulses(p, got, n) != NULL,
+           "the passes, on the same stack, carry none and take none");
+    /* A removed ball's contacts are kept until the next step: never listed. */
+    bp_world_remove_ball(a, (bp_ball_id){2});
+    size_t left = bp_world_get_contact_impulses(a, got, 16);
+    bool none_of_2 = left == 3;
+    for (size_t k = 0; k < left && k < 16; k++)
+        none_of_2 = none_of_2 && got[k].a != 2 &&
+                    !(got[k].kind == BP_CONTACT_WITH_BALL && got[k].b == 2);
+    TAP_OK(none_of_2, "a removed ball's contacts are not listed (3 of 5 left)");
     bp_world_destroy(p);
     bp_world_destroy(a);
     bp_world_destroy(with);

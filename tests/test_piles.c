@@ -227,9 +227,10 @@ static void mixed_piles_come_to_rest(void)
  * the shaft, frictionless, at 30 px/s: the shaft holds the small one in
  * place, it sinks slowly enough to fall asleep on top (under the passes,
  * which put balls to sleep one by one; under the soft solver it stays
- * awake, in one island with the sliding ball, which never rests), and then
- * its supporter slides out from under it. It must wake and fall, never
- * hang: at no step may it sleep without something under it. */
+ * awake, in one island with the sliding ball, which never rests, so the
+ * check that it never sleeps hanging holds there trivially), and then its
+ * supporter slides out from under it. It must wake and fall, never hang:
+ * at no step may it sleep without something under it. */
 static void sleeper_falls_when_its_supporter_slides_away(int64_t solver)
 {
     bp_params p = arena_without_drag(600.0, 400.0);

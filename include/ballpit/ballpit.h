@@ -144,7 +144,9 @@ typedef enum bp_contact_with {
  * too: under BP_SOLVER_SOFT they hold a pile at rest, so a pile restored
  * with them stands from its first step, as the ballpit program's scene
  * files restore one. Ball a has the smaller id; b is the other ball's id,
- * the side (0 top, 1 right, 2 bottom, 3 left) or the wall's index. */
+ * the side (0 top, 1 right, 2 bottom, 3 left) or the wall's index. Ids
+ * are this world's: balls of ids 0 .. n-1 added to a new world in that
+ * order get the same ids there. */
 typedef struct bp_contact_impulse {
     uint32_t a;           /* bp_ball_id value */
     bp_contact_with kind;
@@ -223,16 +225,19 @@ bool bp_world_cast_ray(const bp_world *world, double ox, double oy, double dx, d
 size_t bp_world_cast_ray_all(const bp_world *world, double ox, double oy, double dx, double dy,
                              double max_dist, bp_ray_hit *hits, size_t max_hits);
 
-/* How many contacts carry impulses (none under BP_SOLVER_PASSES); the
- * first max of them, by a, kind and b, are written to out. */
+/* How many contacts of the balls and walls there are now carry impulses
+ * (none under BP_SOLVER_PASSES); the first max of them, by a, kind and b,
+ * are written to out (which may be NULL when max is 0). */
 size_t bp_world_get_contact_impulses(const bp_world *world, bp_contact_impulse *out, size_t max);
-/* Gives these contacts their impulses for the next step to start from (a
- * contact already carrying some gets the new ones). NULL when done, else a
- * message naming what is wrong, and nothing changes: a ball or wall the
- * world does not have, a > b between balls, a side past 3, an impulse
- * that no contact could carry (the normal one beyond what stops every ball
- * at 1e7 px/s, friction or rolling beyond coefficients of 1), the passes
- * solver (which carries none), or no memory. */
+/* Adds these impulses to those the world carries, for the next step to
+ * start from (a contact already carrying some gets the new ones; in may be
+ * NULL when count is 0). NULL when done, else a message naming what is
+ * wrong, and nothing changes: a ball or wall the world does not have, a
+ * not below b between balls, a side past 3, a kind outside
+ * bp_contact_with, an impulse that no contact could carry (the normal one
+ * beyond what stops every ball at 1e7 px/s, friction or rolling beyond
+ * coefficients of 1), the passes solver (which carries none), or no
+ * memory. */
 const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
                                           size_t count);
 

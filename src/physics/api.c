@@ -259,12 +259,29 @@ _Static_assert((int)BP_CONTACT_WITH_BALL == BP_KEPT_BALL &&
                    (int)BP_CONTACT_WITH_WALL == BP_KEPT_WALL,
                "the public contact kinds are the kept ones");
 
+/* Whether kept contact c joins what the world has now: the memory keeps a
+ * removed ball's contacts until the next step. */
+static bool still_there(const bp_world *world, const bp_kept_contact *c)
+{
+    if (bp_world_index_of(world, c->id_a) < 0)
+        return false;
+    if (c->kind == BP_KEPT_BALL)
+        return bp_world_index_of(world, c->code_b) >= 0;
+    return c->kind == BP_KEPT_SIDE || c->code_b < world->wall_count;
+}
+
 size_t bp_world_get_contact_impulses(const bp_world *world, bp_contact_impulse *out, size_t max)
 {
-    size_t count = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
-    for (size_t k = 0; k < count && k < max; k++) {
+    size_t kept = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
+    size_t count = 0;
+    for (size_t k = 0; k < kept; k++) {
         bp_kept_contact c = bp_soft_kept(world, k);
-        out[k] = (bp_contact_impulse){c.id_a, (bp_contact_with)c.kind, c.code_b, c.jn, c.jt, c.jr};
+        if (!still_there(world, &c))
+            continue;
+        if (count < max)
+            out[count] = (bp_contact_impulse){c.id_a, (bp_contact_with)c.kind, c.code_b,
+                                              c.jn,   c.jt,                    c.jr};
+        count++;
     }
     return count;
 }

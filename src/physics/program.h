@@ -4,7 +4,8 @@
  * read and write the world's ball store in place (bodies.h: drawing and
  * dumping 100,000 balls a frame without a copy), check input against the
  * world's limits before it reaches a world (limits.h), and save and load
- * the contacts' kept impulses with a scene (solver/solver.h). They include
+ * the contacts' kept impulses with a scene, by the place of a ball in the
+ * file rather than its id (solver/solver.h). They include
  * this header and no other of src/physics. An embedder has the public
  * header alone (include/ballpit/ballpit.h), which reaches everything a
  * user of the program can do. */

@@ -13,8 +13,10 @@
 /* A ball is slow below this speed (and spin times radius), as a part of
  * the speed gravity adds in a step; without gravity, as a part of the
  * smallest radius per second; and never faster than it goes this part of
- * the smallest radius in a step (at 1 Hz under 10^7 px/s^2 a quarter of
- * g dt is 2.5e6 px/s, and a crowd sinking into itself at 10^6 px/s slept). */
+ * the smallest radius in a step (or a piece of one). That binds where
+ * r_min < 5 g dt^2 (0.34 px at 120 Hz and 980 px/s^2, 1.4 px at 60 Hz):
+ * at 1 Hz under 10^7 px/s^2 a quarter of g dt is 2.5e6 px/s, and a crowd
+ * sinking into itself at 10^6 px/s slept. */
 #define BP_SOFT_SLEEP_SPEED_G_STEP 0.25
 #define BP_SOFT_SLEEP_SPEED_R_PER_S 0.05
 #define BP_SOFT_SLEEP_MOVE_R_PER_STEP 0.05
