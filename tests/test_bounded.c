@@ -41,9 +41,10 @@ static void add_grid(bp_world *w, size_t n, double r_lo, double r_hi, uint64_t s
     }
 }
 
-/* Pairs overlapping by more than `depth` of the smaller radius (a grid of
- * cells of the largest diameter: neighbours only). */
-static size_t deep_pairs(const bp_world *w, double depth)
+/* Pairs (of sleepers only, with asleep) overlapping by more than `depth`
+ * of the smaller radius (a grid of cells of the largest diameter:
+ * neighbours only). */
+static size_t deep_pairs(const bp_world *w, double depth, bool asleep)
 {
     double r_max = 0.0;
     for (size_t i = 0; i < w->count; i++)
@@ -52,7 +53,8 @@ static size_t deep_pairs(const bp_world *w, double depth)
     for (size_t a = 0; a < w->count; a++)
         for (size_t b = a + 1; b < w->count; b++) {
             double dx = w->x[b] - w->x[a], dy = w->y[b] - w->y[a];
-            if (fabs(dx) > 2.0 * r_max || fabs(dy) > 2.0 * r_max)
+            if (fabs(dx) > 2.0 * r_max || fabs(dy) > 2.0 * r_max ||
+                (asleep && !(w->flags[a] & w->flags[b] & BP_BALL_ASLEEP)))
                 continue;
             double o = w->r[a] + w->r[b] - sqrt(dx * dx + dy * dy);
             deep += o > depth * fmin(w->r[a], w->r[b]);
@@ -74,6 +76,29 @@ static bool sound(const bp_world *w)
     return true;
 }
 
+/* The crowd of the tests below, 12 steps under solver: the most pairs (of sleepers
+ * only, with asleep) more than depth deep after any step, and in *sound
+ * whether every ball stayed finite and inside the arena. */
+static size_t crowd_at_1_hz(int64_t solver, double depth, bool asleep, bool *all_sound)
+{
+    bp_params p = arena(1024.0, 768.0);
+    p.hz = 1.0;
+    p.gravity = 1e7;
+    p.solver = solver;
+    bp_world *w = bp_world_new(&p);
+    add_grid(w, 1000, 4.0, 8.0, 5);
+    size_t worst = 0;
+    *all_sound = true;
+    for (int s = 0; s < 12; s++) {
+        step_or_bail(w);
+        size_t deep = deep_pairs(w, depth, asleep);
+        worst = deep > worst ? deep : worst;
+        *all_sound = *all_sound && sound(w);
+    }
+    bp_world_destroy(w);
+    return worst;
+}
+
 /* Steps of a second under 10^7 px/s^2: 1,000 balls of radius 4-8 reach
  * 6*10^5 px/s in the first substep, hundreds of arena heights a substep,
  * more than the sweep may follow. Left to ordinary moves, the whole crowd
@@ -84,25 +109,13 @@ static bool sound(const bp_world *w)
  * the balls. */
 static void a_crowd_too_fast_to_sweep_does_not_land_in_a_heap(void)
 {
-    bp_params p = arena(1024.0, 768.0);
-    p.hz = 1.0;
-    p.gravity = 1e7;
-    bp_world *w = bp_world_new(&p);
-    add_grid(w, 1000, 4.0, 8.0, 5);
-    size_t worst = 0;
-    bool ok = true;
-    for (int s = 0; s < 12; s++) {
-        step_or_bail(w);
-        size_t deep = deep_pairs(w, 1.0);
-        worst = deep > worst ? deep : worst;
-        ok = ok && sound(w);
-    }
+    bool ok;
+    size_t worst = crowd_at_1_hz(BP_SOLVER_PASSES, 1.0, false, &ok);
     char what[160];
     snprintf(what, sizeof what,
              "1 Hz, 10^7 px/s^2: the crowd piles up, at most %zu pairs a radius deep", worst);
     TAP_OK(worst < 200, what);
     TAP_OK(ok, "1 Hz, 10^7 px/s^2: every ball finite and inside the arena after every step");
-    bp_world_destroy(w);
 }
 
 /* An elastic gas at up to 10^7 px/s (the speed limit) under 10^7 px/s^2:
@@ -141,21 +154,6 @@ static void a_gas_at_the_speed_limit_makes_no_energy(void)
     bp_world_destroy(w);
 }
 
-/* Sleepers overlapping by more than `depth` of the smaller radius. */
-static size_t deep_sleeping_pairs(const bp_world *w, double depth)
-{
-    size_t deep = 0;
-    for (size_t a = 0; a < w->count; a++)
-        for (size_t b = a + 1; b < w->count; b++) {
-            if (!(w->flags[a] & w->flags[b] & BP_BALL_ASLEEP))
-                continue;
-            double dx = w->x[b] - w->x[a], dy = w->y[b] - w->y[a];
-            double o = w->r[a] + w->r[b] - sqrt(dx * dx + dy * dy);
-            deep += o > depth * fmin(w->r[a], w->r[b]);
-        }
-    return deep;
-}
-
 /* The same crowd under the soft solver, which cannot hold it (a soft
  * contact at 0.35 of a 4 Hz substep rate gives 10^5 px under one weight):
  * it sinks into itself. At 1 Hz every ball is slow by the sleep rule (a
@@ -164,23 +162,10 @@ static size_t deep_sleeping_pairs(const bp_world *w, double depth)
  * stand awake. No island may sleep so. */
 static void the_soft_solver_never_sleeps_balls_deep_in_each_other(void)
 {
-    bp_params p = arena(1024.0, 768.0);
-    p.hz = 1.0;
-    p.gravity = 1e7;
-    p.solver = BP_SOLVER_SOFT;
-    bp_world *w = bp_world_new(&p);
-    add_grid(w, 1000, 4.0, 8.0, 5);
-    size_t worst = 0;
-    bool ok = true;
-    for (int s = 0; s < 12; s++) {
-        step_or_bail(w);
-        size_t deep = deep_sleeping_pairs(w, 0.5);
-        worst = deep > worst ? deep : worst;
-        ok = ok && sound(w);
-    }
+    bool ok;
+    size_t worst = crowd_at_1_hz(BP_SOLVER_SOFT, 0.5, true, &ok);
     TAP_OK(worst == 0, "soft, 1 Hz, 10^7 px/s^2: no two sleepers half a radius deep in each other");
     TAP_OK(ok, "soft, 1 Hz, 10^7 px/s^2: every ball finite and inside the arena after every step");
-    bp_world_destroy(w);
 }
 
 int main(void)
