@@ -318,7 +318,7 @@ static void test_contact_impulses(void)
         ball_at(with, b.x, b.y, 0.0, r);
         ball_at(without, b.x, b.y, 0.0, r);
     }
-    const char *why = bp_world_set_contact_impulses(with, got, n);
+    const char *why = bp_world_set_contact_impulses(with, got, n, NULL);
     TAP_OK(why == NULL, "the impulses are taken");
     bp_world_step(with);
     bp_world_step(without);
@@ -337,10 +337,12 @@ static void test_contact_impulses(void)
     bool all_refused = true;
     for (int k = 0; k < 6; k++) {
         bp_contact_impulse pair[2] = {got[1], bad[k]};
-        all_refused = all_refused && bp_world_set_contact_impulses(without, pair, 2) != NULL;
+        size_t at = 99;
+        all_refused = all_refused && bp_world_set_contact_impulses(without, pair, 2, &at) != NULL &&
+                      at == 1;
     }
-    TAP_OK(all_refused,
-           "an unknown ball, a > b, side 4, jn < 0, |jt| > jn, a missing wall: refused");
+    TAP_OK(all_refused, "an unknown ball, a > b, side 4, jn < 0, |jt| > jn, a missing wall: "
+                        "refused, the bad entry named");
     size_t count_after = bp_world_get_contact_impulses(without, after, 16);
     bool same = count_after == count_before && count_before <= 16;
     for (size_t k = 0; same && k < count_before; k++)
@@ -356,8 +358,9 @@ static void test_contact_impulses(void)
         ball_at(p, b.x, b.y, 0.0, r);
     }
     bp_world_step(p);
+    size_t at_passes = 0;
     TAP_OK(bp_world_get_contact_impulses(p, NULL, 0) == 0 &&
-               bp_world_set_contact_impulses(p, got, n) != NULL,
+               bp_world_set_contact_impulses(p, got, n, &at_passes) != NULL && at_passes == n,
            "the passes, on the same stack, carry none and take none");
     /* A removed ball's contacts are kept until the next step: never listed. */
     bp_world_remove_ball(a, (bp_ball_id){2});

@@ -314,20 +314,9 @@ static const char *contact_check(const bp_world *world, const bp_contact_impulse
     return bp_check_kept_impulses(c->jn, c->jt, c->jr, world->r[a], most);
 }
 
-const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
-                                          size_t count)
+/* Kept impulses for the contacts in (checked): NULL, or why not. */
+static const char *keep_all(bp_world *world, const bp_contact_impulse *in, size_t count)
 {
-    if (world->params.solver != BP_SOLVER_SOFT)
-        return "only the soft solver carries contact impulses";
-    double mass = 0.0;
-    for (size_t i = 0; i < world->count; i++)
-        mass += world->mass[i];
-    double most = bp_kept_impulse_most(&world->params, mass);
-    for (size_t k = 0; k < count; k++) {
-        const char *why = contact_check(world, &in[k], most);
-        if (why)
-            return why;
-    }
     bp_kept_contact *kept = NULL;
     size_t capacity = 0;
     if (count > 0 && !bp_reserve((void **)&kept, &capacity, count, sizeof *kept))
@@ -338,6 +327,26 @@ const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impu
     bool ok = bp_soft_keep(world, kept, count);
     free(kept);
     return ok ? NULL : "out of memory";
+}
+
+const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
+                                          size_t count, size_t *refused)
+{
+    double mass = 0.0;
+    for (size_t i = 0; i < world->count; i++)
+        mass += world->mass[i];
+    double most = bp_kept_impulse_most(&world->params, mass);
+    size_t at_fault = 0;
+    const char *why = NULL;
+    while (at_fault < count && !(why = contact_check(world, &in[at_fault], most)))
+        at_fault++;
+    if (!why) /* else entry at_fault is refused */
+        why = world->params.solver != BP_SOLVER_SOFT
+                  ? "only the soft solver carries contact impulses"
+                  : keep_all(world, in, count);
+    if (refused)
+        *refused = at_fault;
+    return why;
 }
 
 bp_energy bp_world_get_energy(const bp_world *world)

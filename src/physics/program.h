@@ -2,13 +2,13 @@
  * session layer (src/sim) and the app (src/app) use beyond the public
  * header, in one place. They are the library's own front ends, so they
  * read and write the world's ball store in place (bodies.h: drawing and
- * dumping 100,000 balls a frame without a copy), check input against the
- * world's limits before it reaches a world (limits.h), and save and load
- * the contacts' kept impulses with a scene, by the place of a ball in the
- * file rather than its id (solver/solver.h). They include
- * this header and no other of src/physics. An embedder has the public
- * header alone (include/ballpit/ballpit.h), which reaches everything a
- * user of the program can do. */
+ * dumping 100,000 balls a frame without a copy) and check input against
+ * the world's limits before it reaches a world (limits.h). The contacts'
+ * kept impulses they save and load with a scene through the public
+ * header, as an embedder would. They include this header and no other of
+ * src/physics. An embedder has the public header alone
+ * (include/ballpit/ballpit.h), which reaches everything a user of the
+ * program can do. */
 #ifndef BP_PROGRAM_H
 #define BP_PROGRAM_H
 
@@ -17,13 +17,11 @@
 #include "energy.h"    /* energies and momentum of the world */
 #include "grid.h"      /* the uniform grid's cells, for spawning without overlap */
 #include "grow.h"      /* bp_reserve: arrays that grow */
-#include "kept.h"      /* a contact's kept impulses, by what it joins */
 #include "limits.h"    /* the ranges input must lie in */
 #include "params.h"    /* the world's parameters */
 #include "placed.h"    /* balls placed by hand settled before the first step */
 #include "query.h"     /* the ball under a point */
 #include "raycast.h"   /* ray casts and a thrown ball's predicted flight */
-#include "solver/solver.h" /* the kept contacts of a world, for scene files */
 #include "walls.h"     /* a ball swept against a wall: a held ball slides along walls */
 #include "world.h"     /* the world's life, its ball store and snapshots */
 

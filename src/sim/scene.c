@@ -222,11 +222,11 @@ static int parse_contact(bp_scene *scene, char *rest, const char *name, int line
 {
     double a = 0.0, b = 0.0, side = 0.0, wall = 0.0;
     bp_scene_contact c = {.line = line};
+    bp_contact_impulse *j = &c.impulse;
     key_spec keys[] = {
-        {"a", &a, true, false},          {"b", &b, false, false},
-        {"side", &side, false, false},   {"wall", &wall, false, false},
-        {"jn", &c.kept.jn, true, false}, {"jt", &c.kept.jt, false, false},
-        {"jr", &c.kept.jr, false, false},
+        {"a", &a, true, false},       {"b", &b, false, false},  {"side", &side, false, false},
+        {"wall", &wall, false, false}, {"jn", &j->jn, true, false}, {"jt", &j->jt, false, false},
+        {"jr", &j->jr, false, false},
     };
     int rc = read_pairs(rest, keys, sizeof keys / sizeof keys[0], name, line, err, err_size);
     if (rc)
@@ -235,19 +235,19 @@ static int parse_contact(bp_scene *scene, char *rest, const char *name, int line
     const char *why = NULL;
     if (others != 1)
         why = "a contact joins ball a and one of b=, side= or wall=";
-    else if (!place_of(a, &c.kept.id_a))
+    else if (!place_of(a, &j->a))
         why = "a must be a ball's place: 0, 1, 2, ...";
     else if (keys[1].seen) {
-        c.kept.kind = BP_KEPT_BALL;
-        if (!place_of(b, &c.kept.code_b) || c.kept.code_b <= c.kept.id_a)
+        j->kind = BP_CONTACT_WITH_BALL;
+        if (!place_of(b, &j->b) || j->b <= j->a)
             why = "b must be a ball's place after a's";
     } else if (keys[2].seen) {
-        c.kept.kind = BP_KEPT_SIDE;
-        if (!place_of(side, &c.kept.code_b) || c.kept.code_b > 3)
+        j->kind = BP_CONTACT_WITH_SIDE;
+        if (!place_of(side, &j->b) || j->b > 3)
             why = "side must be 0, 1, 2 or 3";
     } else {
-        c.kept.kind = BP_KEPT_WALL;
-        if (!place_of(wall, &c.kept.code_b))
+        j->kind = BP_CONTACT_WITH_WALL;
+        if (!place_of(wall, &j->b))
             why = "wall must be a wall's place: 0, 1, 2, ...";
     }
     if (why)
@@ -328,60 +328,47 @@ int bp_scene_load(bp_scene *scene, const char *path, char *err, size_t err_size)
     return rc;
 }
 
-/* The scene's contacts, their places made ids: the balls got ids from
- * first_id on in the scene's order (and indices from first_index on), the
- * walls indices from wall_base on. */
+/* The scene's contacts, their places made ids, given to the world: the
+ * balls got ids from first_id on in the scene's order, the walls indices
+ * from wall_base on. The world checks the impulses; a contact it refuses
+ * is reported at its line. Under the passes, which keep no impulses, the
+ * lines are checked and then left. */
 static int build_contacts(const bp_scene *scene, const char *name, bp_world *world,
-                          uint32_t first_id, size_t first_index, size_t wall_base, char *err,
-                          size_t err_size)
+                          uint32_t first_id, size_t wall_base, char *err, size_t err_size)
 {
-    for (size_t k = 0; k < scene->contact_count; k++) {
-        const bp_scene_contact *c = &scene->contacts[k];
-        bool ball_b = c->kept.kind == BP_KEPT_BALL;
-        size_t b_places = ball_b ? scene->ball_count
-                          : c->kept.kind == BP_KEPT_WALL ? scene->wall_count
-                                                         : 4;
-        if (c->kept.id_a >= scene->ball_count || (ball_b && c->kept.code_b >= b_places))
-            return line_error(err, err_size, name, c->line,
-                              "the contact names a ball the scene does not have", NULL);
-        if (c->kept.code_b >= b_places)
-            return line_error(err, err_size, name, c->line,
-                              "the contact names a wall the scene does not have", NULL);
-    }
-    /* Impulses no contact could carry would throw balls past every limit. */
-    double mass = 0.0;
-    for (size_t i = 0; i < scene->ball_count; i++)
-        mass += world->mass[first_index + i];
-    double most = bp_kept_impulse_most(&world->params, mass);
-    for (size_t k = 0; k < scene->contact_count; k++) {
-        const bp_scene_contact *c = &scene->contacts[k];
-        const char *why = bp_check_kept_impulses(c->kept.jn, c->kept.jt, c->kept.jr,
-                                                 world->r[first_index + c->kept.id_a], most);
-        if (why)
-            return line_error(err, err_size, name, c->line, why, NULL);
-    }
-    if (scene->contact_count == 0 || world->params.solver != BP_SOLVER_SOFT)
+    if (scene->contact_count == 0)
         return 0;
-    bp_kept_contact *kept = malloc(scene->contact_count * sizeof *kept);
-    if (!kept) {
+    bp_contact_impulse *in = malloc(scene->contact_count * sizeof *in);
+    if (!in) {
         snprintf(err, err_size, "%s: out of memory", name);
         return 1;
     }
     for (size_t k = 0; k < scene->contact_count; k++) {
-        kept[k] = scene->contacts[k].kept;
-        kept[k].id_a += first_id;
-        if (kept[k].kind == BP_KEPT_BALL)
-            kept[k].code_b += first_id;
-        else if (kept[k].kind == BP_KEPT_WALL)
-            kept[k].code_b += (uint32_t)wall_base;
+        const bp_scene_contact *c = &scene->contacts[k];
+        bp_contact_impulse j = c->impulse;
+        bool ball_b = j.kind == BP_CONTACT_WITH_BALL, wall_b = j.kind == BP_CONTACT_WITH_WALL;
+        const char *why = NULL;
+        if (j.a >= scene->ball_count || (ball_b && j.b >= scene->ball_count))
+            why = "the contact names a ball the scene does not have";
+        else if (wall_b && j.b >= scene->wall_count)
+            why = "the contact names a wall the scene does not have";
+        if (why) {
+            free(in);
+            return line_error(err, err_size, name, c->line, why, NULL);
+        }
+        j.a += first_id;
+        j.b += ball_b ? first_id : wall_b ? (uint32_t)wall_base : 0;
+        in[k] = j;
     }
-    bool ok = bp_soft_keep(world, kept, scene->contact_count);
-    free(kept);
-    if (!ok) {
-        snprintf(err, err_size, "%s: out of memory", name);
-        return 1;
-    }
-    return 0;
+    size_t refused;
+    const char *why = bp_world_set_contact_impulses(world, in, scene->contact_count, &refused);
+    free(in);
+    if (!why || (refused == scene->contact_count && world->params.solver != BP_SOLVER_SOFT))
+        return 0;
+    if (refused < scene->contact_count)
+        return line_error(err, err_size, name, scene->contacts[refused].line, why, NULL);
+    snprintf(err, err_size, "%s: %s", name, why);
+    return 1;
 }
 
 int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, char *err,
@@ -441,43 +428,44 @@ int bp_scene_build(const bp_scene *scene, const char *name, bp_world *world, cha
         snprintf(err, err_size, "%s: out of memory", name);
         return 1;
     }
-    return build_contacts(scene, name, world, first_id, base, wall_base, err, err_size);
+    return build_contacts(scene, name, world, first_id, wall_base, err, err_size);
 }
 
-/* The soft solver's kept impulses, as contact lines naming balls by their
+/* The impulses the contacts carry, as contact lines naming balls by their
  * place in the file (balls go out in id order) and walls by theirs: a pile
  * loaded back, awake or woken, starts from the impulses that held it.
- * false when memory for the places runs out. */
+ * false when memory runs out. */
 static bool save_contacts(const bp_world *world, FILE *out)
 {
-    size_t kept = bp_soft_kept_count(world);
-    if (world->params.solver != BP_SOLVER_SOFT || kept == 0)
+    size_t count = bp_world_get_contact_impulses(world, NULL, 0);
+    if (count == 0)
         return true;
+    bp_contact_impulse *list = malloc(count * sizeof *list);
     uint32_t *place = malloc(((size_t)world->next_id + 1) * sizeof *place);
-    if (!place)
+    if (!list || !place) {
+        free(list);
+        free(place);
         return false;
+    }
+    bp_world_get_contact_impulses(world, list, count);
     uint32_t next = 0;
     for (uint32_t id = 0; id < world->next_id; id++)
         place[id] = bp_world_index_of(world, id) >= 0 ? next++ : UINT32_MAX;
     static const char *const other[] = {"b", "side", "wall"};
-    for (size_t k = 0; k < kept; k++) {
-        bp_kept_contact c = bp_soft_kept(world, k);
-        bool ball_b = c.kind == BP_KEPT_BALL;
-        /* Only contacts between balls that exist (a removed ball's go). */
-        if (c.id_a >= world->next_id || place[c.id_a] == UINT32_MAX || c.kind > BP_KEPT_WALL ||
-            (ball_b && (c.code_b >= world->next_id || place[c.code_b] == UINT32_MAX)) ||
-            (c.kind == BP_KEPT_WALL && c.code_b >= world->wall_count))
-            continue;
-        fprintf(out, "contact a=%u %s=%u jn=%.17g jt=%.17g jr=%.17g\n", place[c.id_a],
-                other[c.kind], ball_b ? place[c.code_b] : c.code_b, c.jn, c.jt, c.jr);
+    for (size_t k = 0; k < count; k++) {
+        const bp_contact_impulse *c = &list[k];
+        bool ball_b = c->kind == BP_CONTACT_WITH_BALL;
+        fprintf(out, "contact a=%u %s=%u jn=%.17g jt=%.17g jr=%.17g\n", place[c->a],
+                other[c->kind], ball_b ? place[c->b] : c->b, c->jn, c->jt, c->jr);
     }
+    free(list);
     free(place);
     return true;
 }
 
 bool bp_scene_fits(const bp_world *world, char *why, size_t why_size)
 {
-    size_t contacts = world->params.solver == BP_SOLVER_SOFT ? bp_soft_kept_count(world) : 0;
+    size_t contacts = bp_world_get_contact_impulses(world, NULL, 0);
     if (world->count > BP_SCENE_MAX_BALLS)
         snprintf(why, why_size, "%zu balls; a scene file holds at most %u", world->count,
                  BP_SCENE_MAX_BALLS);

@@ -25,11 +25,12 @@ typedef struct bp_scene_wall {
 } bp_scene_wall;
 
 /* The impulses a contact carried (the soft solver keeps them from step
- * to step): kept.id_a is ball a's place among the scene's balls (from 0),
- * kept.code_b ball b's place (above a's), the side (0-3) or the wall's
- * place among the scene's walls. bp_scene_build makes them ids. */
+ * to step), as the file names what it joins: impulse.a is ball a's place
+ * among the scene's balls (from 0), impulse.b ball b's place (after a's),
+ * the side (0-3) or the wall's place among the scene's walls.
+ * bp_scene_build makes them ids. */
 typedef struct bp_scene_contact {
-    bp_kept_contact kept;
+    bp_contact_impulse impulse;
     int line;
 } bp_scene_contact;
 
