@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "stirpath.h"
 #include "world.h"
 
 /* Runs the pit or crowd that world holds (made with bp_bench_params and
@@ -27,6 +28,11 @@ const char *bp_chipmunk_version(void);
 double bp_box2d_run(bp_world *world, bool crowd, int threads);
 /* Box2D's version, "3.2.0". */
 const char *bp_box2d_version(void);
+/* The pit world holds (spawned, not yet stepped) settled for settle steps
+ * untimed, then stirred by a kinematic hand along path, each step timed.
+ * false when memory runs out. */
+bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *path, int threads,
+                   bp_stir_result *out);
 #endif
 
 #endif

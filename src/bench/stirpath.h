@@ -1,0 +1,49 @@
+/* The stirred pile (docs/benchmarks.md, "The stirred pile") for the stir
+ * comparison program (stir.c): a stir recording read as a plain path that
+ * another engine's hand can follow, and what one stir measured, in the
+ * same terms for every engine. */
+#ifndef BP_STIRPATH_H
+#define BP_STIRPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay.h"
+#include "steptime.h"
+
+/* A hand made at (x0, y0) with radius r and held: before step s (from 0)
+ * it is moved onto (x[s], y[s]), for s < moves; then it is let go at rest,
+ * and the steps run on to end. */
+typedef struct bp_stir_path {
+    double x0, y0, r;
+    double *x, *y;
+    uint64_t moves;
+    uint64_t end;
+} bp_stir_path;
+
+/* What a stir did to a pile. */
+typedef struct bp_stir_result {
+    bp_steptime steps;      /* each step of the recording, timed */
+    double awake_sum;       /* balls of the pile awake after each timed step, summed */
+    size_t asleep_at_start; /* balls of the pile asleep when the hand came */
+    size_t moved;           /* balls of the pile that ended more than 2 radii from where
+                             * the hand found them */
+    size_t awake_at_end;    /* balls of the pile awake at the end */
+    size_t escaped;         /* balls of the pile whose centre left the arena */
+} bp_stir_result;
+
+/* The path of a recording that spawns one ball at step 0, grabs it there,
+ * moves it and lets it go at rest (what bench/stir.py writes). 0, or 2
+ * with a message naming the file for any other recording, 1 when memory
+ * runs out. */
+int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path, char *err,
+                      size_t err_size);
+void bp_stir_path_free(bp_stir_path *path);
+
+/* Fills out's moved and escaped: the pile's count balls of radius r,
+ * where the hand found them (start) and at the end (end), as (x, y) pairs
+ * by ball, in an arena of this width and height. */
+void bp_stir_measure(const double *start, const double *end, size_t count, double r,
+                     double width, double height, bp_stir_result *out);
+
+#endif
