@@ -16,7 +16,7 @@ void bp_chart_record(bp_chart *c, const bp_world *world)
     uint64_t every = every_d < 1.0 ? 1 : (uint64_t)every_d;
     if (world->steps % every != 0)
         return;
-    c->e[c->head] = bp_energy_measure(world);
+    c->e[c->head] = bp_world_get_energy(world);
     if (!c->started) {
         c->start_total = c->e[c->head].total;
         c->started = true;

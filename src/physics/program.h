@@ -14,7 +14,6 @@
 
 #include "ballpit/ballpit.h"
 
-#include "energy.h"    /* energies and momentum of the world */
 #include "grid.h"      /* the uniform grid's cells, for spawning without overlap */
 #include "grow.h"      /* bp_reserve: arrays that grow */
 #include "limits.h"    /* the ranges input must lie in */

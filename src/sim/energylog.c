@@ -28,7 +28,7 @@ bool bp_energy_log_frame(bp_energy_log *log, const bp_world *world, unsigned lon
 {
     if (!log->csv.out)
         return true;
-    bp_energy e = bp_energy_measure(world);
+    bp_energy e = bp_world_get_energy(world);
     /* A failed row is found by the frame's end, which cuts the file back. */
     fprintf(log->csv.out, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame,
             (double)frame / world->params.hz, e.kinetic, e.rotational, e.potential, e.total,
