@@ -318,8 +318,9 @@ static void test_contact_impulses(void)
         ball_at(with, b.x, b.y, 0.0, r);
         ball_at(without, b.x, b.y, 0.0, r);
     }
-    const char *why = bp_world_set_contact_impulses(with, got, n, NULL);
-    TAP_OK(why == NULL, "the impulses are taken");
+    size_t refused_none = 0;
+    const char *why = bp_world_set_contact_impulses(with, got, n, &refused_none);
+    TAP_OK(why == NULL && refused_none == n, "the impulses are taken (refused: count, none)");
     bp_world_step(with);
     bp_world_step(without);
     TAP_NEAR(fastest(with), 0.0, 1e-6, "restored with its impulses, the stack is still");
@@ -358,10 +359,13 @@ static void test_contact_impulses(void)
         ball_at(p, b.x, b.y, 0.0, r);
     }
     bp_world_step(p);
-    size_t at_passes = 0;
+    size_t at_passes = 0, bad_at_passes = 0;
+    bp_contact_impulse good_then_bad[2] = {got[0], bad[0]};
     TAP_OK(bp_world_get_contact_impulses(p, NULL, 0) == 0 &&
-               bp_world_set_contact_impulses(p, got, n, &at_passes) != NULL && at_passes == n,
-           "the passes, on the same stack, carry none and take none");
+               bp_world_set_contact_impulses(p, got, n, &at_passes) != NULL && at_passes == n &&
+               bp_world_set_contact_impulses(p, good_then_bad, 2, &bad_at_passes) != NULL &&
+               bad_at_passes == 1,
+           "the passes, on the same stack, carry none and take none (a bad entry still named)");
     /* A removed ball's contacts are kept until the next step: never listed. */
     bp_world_remove_ball(a, (bp_ball_id){2});
     size_t left = bp_world_get_contact_impulses(a, got, 16);

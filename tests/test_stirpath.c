@@ -22,8 +22,9 @@ static int read_path(const char *text, bp_stir_path *path, char *err, size_t err
 static void a_stir_is_read_as_a_path(void)
 {
     /* Moves at steps 1, 2 and 4 (none at 3); let go before step 6. */
+    /* The move stamped 6 comes with the release: the hand is let go there. */
     const char *text = "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n1 move 11 20\n"
-                       "2 move 12 21\n4 move 14 23\n6 release 0 0\nend 9\n";
+                       "2 move 12 21\n4 move 14 23\n6 move 50 50\n6 release 0 0\nend 9\n";
     bp_stir_path path;
     char err[256] = "";
     int status = read_path(text, &path, err, sizeof err);
@@ -51,6 +52,8 @@ static void other_recordings_are_refused(void)
         "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n1 move 11 20\n2 release 50 0\nend 3\n",
         "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n1 set gravity 0\n2 release 0 0\nend 3\n",
         "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n2 release 0 0\n3 grab 1 1\nend 4\n",
+        "ballpit-input 1\n0 spawn 10 20 5\n0 grab 12 20\n1 move 11 20\n2 release 0 0\nend 3\n",
+        "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n10368001 release 0 0\nend 10368001\n",
     };
     size_t refused = 0, count = sizeof bad / sizeof bad[0];
     for (size_t k = 0; k < count; k++) {
@@ -61,8 +64,9 @@ static void other_recordings_are_refused(void)
         if (status == 0)
             bp_stir_path_free(&path);
     }
-    TAP_OK(refused == count, "no spawn, no release, a throw, a change of rule, a second grab: "
-                             "each refused, exit 2, naming the file");
+    TAP_OK(refused == count, "no spawn, no release, a throw, a change of rule, a second grab, "
+                             "a grab off the centre, held past a day: each refused, exit 2, "
+                             "naming the file");
 }
 
 static void moves_are_counted_at_two_radii(void)

@@ -237,9 +237,9 @@ size_t bp_world_get_contact_impulses(const bp_world *world, bp_contact_impulse *
  * bp_contact_with, an impulse that no contact could carry (the normal one
  * beyond what stops every ball at 1e7 px/s, friction or rolling beyond
  * coefficients of 1), the passes solver (which carries none), or no
- * memory. Entries are checked first, in order: when refused is not NULL,
- * *refused is the first entry at fault, or count when none is (the passes
- * solver, no memory). */
+ * memory. Entries are checked first, in order, then the solver: when
+ * refused is not NULL it is always set, to the first entry at fault, or
+ * to count when none is (done, the passes solver, no memory). */
 const char *bp_world_set_contact_impulses(bp_world *world, const bp_contact_impulse *in,
                                           size_t count, size_t *refused);
 

@@ -12,7 +12,6 @@
 #include <box2d/box2d.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "bench.h"
 #include "engines.h"
@@ -23,13 +22,6 @@
 #define PX_PER_M 100.0
 /* Box2D's substeps per step: what its documentation recommends. */
 #define SUBSTEPS 4
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static b2ShapeDef material(const bp_params *params)
 {
@@ -115,10 +107,10 @@ double bp_box2d_run(bp_world *world, bool crowd, int threads)
     b2WorldId box2d = make_world(world, crowd, threads, balls);
 
     float dt = (float)(1.0 / world->params.hz);
-    double start = now_s();
+    double start = bp_bench_clock_s();
     for (int s = 0; s < BP_BENCH_STEPS; s++)
         b2World_Step(box2d, dt, SUBSTEPS);
-    double wall = now_s() - start;
+    double wall = bp_bench_clock_s() - start;
     read_back(world, balls);
     b2DestroyWorld(box2d);
     free(balls);
@@ -180,9 +172,9 @@ bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *p
             b2Body_SetType(hand, b2_dynamicBody);
             b2Body_SetLinearVelocity(hand, (b2Vec2){0.0f, 0.0f});
         }
-        double t0 = now_s();
+        double t0 = bp_bench_clock_s();
         b2World_Step(box2d, dt, SUBSTEPS);
-        bp_steptime_add(&out->steps, now_s() - t0);
+        bp_steptime_add(&out->steps, bp_bench_clock_s() - t0);
         /* The hand is a body too: the pile's count leaves it out. */
         int awake = b2World_GetAwakeBodyCount(box2d) - (b2Body_IsAwake(hand) ? 1 : 0);
         out->awake_sum += (double)awake;

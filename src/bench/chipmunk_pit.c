@@ -7,18 +7,10 @@
 #include <chipmunk/chipmunk.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "bench.h"
 #include "engines.h"
 #include "spawn.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static cpShape *add_side(cpSpace *space, cpVect a, cpVect b, double e, double mu)
 {
@@ -88,10 +80,10 @@ double bp_chipmunk_run(bp_world *world, bool crowd, int threads)
         shapes[i] = shape;
     }
 
-    double start = now_s();
+    double start = bp_bench_clock_s();
     for (int s = 0; s < BP_BENCH_STEPS; s++)
         cpSpaceStep(space, 1.0 / params->hz);
-    double wall = now_s() - start;
+    double wall = bp_bench_clock_s() - start;
 
     for (size_t i = 0; i < n; i++) {
         cpVect p = cpBodyGetPosition(bodies[i]);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "benchargs.h"
 #include "engines.h"
 #include "numparse.h"
 #include "passes.h"
@@ -67,47 +68,26 @@ static int usage(void)
     return 2;
 }
 
-static const engine *engine_named(const char *name, size_t length)
-{
-    for (size_t i = 0; i < ENGINE_COUNT; i++)
-        if (strlen(engines[i].name) == length && strncmp(engines[i].name, name, length) == 0)
-            return &engines[i];
-    return NULL;
-}
-
 /* A comma-separated list of engines built in, each at most once. */
 static bool parse_engines(const char *list, options *o)
 {
-    o->chosen_count = 0;
-    for (const char *name = list;; name++) {
-        size_t length = strcspn(name, ",");
-        const engine *e = engine_named(name, length);
-        if (!e) {
-            fprintf(stderr, "ballpit-compare: --engines: '%.*s' is not an engine built in\n",
-                    (int)length, name);
-            return false;
-        }
-        for (size_t k = 0; k < o->chosen_count; k++)
-            if (o->chosen[k] == e) {
-                fprintf(stderr, "ballpit-compare: --engines: %s twice\n", e->name);
-                return false;
-            }
-        o->chosen[o->chosen_count++] = e;
-        name += length;
-        if (!*name)
-            return true;
-    }
+    const char *names[ENGINE_COUNT];
+    size_t picked[ENGINE_COUNT];
+    for (size_t i = 0; i < ENGINE_COUNT; i++)
+        names[i] = engines[i].name;
+    if (!bp_args_engines("ballpit-compare", list, names, ENGINE_COUNT, picked, &o->chosen_count))
+        return false;
+    for (size_t k = 0; k < o->chosen_count; k++)
+        o->chosen[k] = &engines[picked[k]];
+    return true;
 }
 
 /* A count from 1 to max, the value of option name. */
 static bool parse_count(const char *name, const char *text, uint64_t max, int *out)
 {
     uint64_t u;
-    if (!text || !bp_parse_u64(text, max, &u) || u == 0) {
-        fprintf(stderr, "ballpit-compare: %s wants a count from 1 to %llu\n", name,
-                (unsigned long long)max);
+    if (!bp_args_number("ballpit-compare", name, text, 1, max, &u))
         return false;
-    }
     *out = (int)u;
     return true;
 }

@@ -18,8 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
+#include "benchargs.h"
 #include "engines.h"
 #include "numparse.h"
 #include "options.h"
@@ -29,6 +30,7 @@
 #include "stirpath.h"
 
 #define MAX_RUNS 99
+#define PROGRAM "ballpit-compare-stir"
 
 typedef struct engine {
     const char *name;
@@ -66,36 +68,15 @@ static int usage(void)
 /* A comma-separated list of engines built in, each at most once. */
 static bool parse_engines(const char *list, options *o)
 {
-    o->chosen_count = 0;
-    for (const char *name = list;; name++) {
-        size_t length = strcspn(name, ",");
-        const engine *e = NULL;
-        for (size_t i = 0; i < ENGINE_COUNT && !e; i++)
-            if (strlen(engines[i].name) == length && strncmp(engines[i].name, name, length) == 0)
-                e = &engines[i];
-        for (size_t k = 0; e && k < o->chosen_count; k++)
-            e = o->chosen[k] == e ? NULL : e;
-        if (!e) {
-            fprintf(stderr, "ballpit-compare-stir: --engines: '%.*s' is not an engine built in "
-                            "or comes twice\n", (int)length, name);
-            return false;
-        }
-        o->chosen[o->chosen_count++] = e;
-        name += length;
-        if (!*name)
-            return true;
-    }
-}
-
-/* A whole number from low to high, the value of option name. */
-static bool parse_number(const char *name, const char *text, uint64_t low, uint64_t high,
-                         uint64_t *out)
-{
-    if (text && bp_parse_u64(text, high, out) && *out >= low)
-        return true;
-    fprintf(stderr, "ballpit-compare-stir: %s wants a whole number from %llu to %llu\n", name,
-            (unsigned long long)low, (unsigned long long)high);
-    return false;
+    const char *names[ENGINE_COUNT];
+    size_t picked[ENGINE_COUNT];
+    for (size_t i = 0; i < ENGINE_COUNT; i++)
+        names[i] = engines[i].name;
+    if (!bp_args_engines(PROGRAM, list, names, ENGINE_COUNT, picked, &o->chosen_count))
+        return false;
+    for (size_t k = 0; k < o->chosen_count; k++)
+        o->chosen[k] = &engines[picked[k]];
+    return true;
 }
 
 static bool parse_options(int argc, char **argv, options *o)
@@ -110,11 +91,11 @@ static bool parse_options(int argc, char **argv, options *o)
         uint64_t u = 0;
         bool ok;
         if (strcmp(argv[i], "--threads") == 0)
-            ok = parse_number(argv[i++], value, 1, 32, &u) && (o->threads = (int)u);
+            ok = bp_args_number(PROGRAM, argv[i++], value, 1, 32, &u) && (o->threads = (int)u);
         else if (strcmp(argv[i], "--runs") == 0)
-            ok = parse_number(argv[i++], value, 1, MAX_RUNS, &u) && (o->runs = (int)u);
+            ok = bp_args_number(PROGRAM, argv[i++], value, 1, MAX_RUNS, &u) && (o->runs = (int)u);
         else if (strcmp(argv[i], "--settle") == 0)
-            ok = parse_number(argv[i++], value, 0, 100000, &o->settle);
+            ok = bp_args_number(PROGRAM, argv[i++], value, 0, 100000, &o->settle);
         else if (strcmp(argv[i], "--engines") == 0)
             ok = value && parse_engines(argv[++i], o);
         else if (positional == 0)
@@ -125,13 +106,6 @@ static bool parse_options(int argc, char **argv, options *o)
             return false;
     }
     return positional == 2;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The first count balls' centres by id, as (x, y) pairs. */
@@ -177,9 +151,11 @@ static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_r
         rp->next = 0;
         while (ok && session.tick < rp->end_step) {
             ok = bp_session_feed(&session, rp, err, sizeof err) == 0;
-            double t0 = now_s();
+            double t0 = bp_bench_clock_s();
             ok = ok && bp_session_step(&session, err, sizeof err) == BP_STEP_DONE;
-            bp_steptime_add(&out->steps, now_s() - t0);
+            if (!ok)
+                break;
+            bp_steptime_add(&out->steps, bp_bench_clock_s() - t0);
             out->awake_sum += (double)awake_by_id(world, o->n);
         }
         bp_session_free(&session);
@@ -191,7 +167,7 @@ static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_r
         snprintf(err, sizeof err, "out of memory");
     }
     if (!ok)
-        fprintf(stderr, "ballpit-compare-stir: %s\n", err);
+        fprintf(stderr, PROGRAM ": %s\n", err);
     bp_world_destroy(world);
     free(start);
     free(end);
@@ -210,7 +186,7 @@ static bool stir(const engine *e, const options *o, bp_replay *rp, const bp_stir
               bp_box2d_stir(world, o->settle, path, o->threads, out);
     bp_world_destroy(world);
     if (!ok)
-        fprintf(stderr, "ballpit-compare-stir: out of memory\n");
+        fprintf(stderr, PROGRAM ": out of memory\n");
     return ok;
 #else
     (void)path;
@@ -262,7 +238,7 @@ int main(int argc, char **argv)
     if (status == 0 && (status = bp_stir_path_read(&rp, o.path, &path, err, sizeof err)))
         bp_replay_free(&rp);
     if (status) {
-        fprintf(stderr, "ballpit-compare-stir: %s\n", err);
+        fprintf(stderr, PROGRAM ": %s\n", err);
         return status;
     }
     static bp_stir_result results[MAX_RUNS][ENGINE_COUNT];

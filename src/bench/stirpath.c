@@ -15,8 +15,12 @@ int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path,
                       size_t err_size)
 {
     *path = (bp_stir_path){0};
-    if (!is(rp, 0, BP_INPUT_SPAWN, 0) || !is(rp, 1, BP_INPUT_GRAB, 0)) {
-        snprintf(err, err_size, "%s: a stir spawns a ball and grabs it at step 0", name);
+    /* Grabbed at its centre: ours holds the ball grabbed where the cursor
+     * is, another engine's hand is where the ball was made. */
+    if (!is(rp, 0, BP_INPUT_SPAWN, 0) || !is(rp, 1, BP_INPUT_GRAB, 0) ||
+        rp->inputs[1].v[0] != rp->inputs[0].v[0] || rp->inputs[1].v[1] != rp->inputs[0].v[1]) {
+        snprintf(err, err_size, "%s: a stir spawns a ball and grabs it at its centre at step 0",
+                 name);
         return 2;
     }
     size_t release = 2;
@@ -24,9 +28,13 @@ int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path,
         release++;
     const bp_input *last = release < rp->count ? &rp->inputs[release] : NULL;
     if (!last || last->kind != BP_INPUT_RELEASE || last->v[0] != 0.0 || last->v[1] != 0.0 ||
-        release + 1 != rp->count || last->step > rp->end_step) {
+        release + 1 != rp->count) {
         snprintf(err, err_size, "%s: a stir only moves the hand, then lets it go at rest",
                  name);
+        return 2;
+    }
+    if (last->step > BP_STIR_MAX_HELD) {
+        snprintf(err, err_size, "%s: a stir lets go within %u steps", name, BP_STIR_MAX_HELD);
         return 2;
     }
     path->x0 = rp->inputs[0].v[0], path->y0 = rp->inputs[0].v[1], path->r = rp->inputs[0].v[2];

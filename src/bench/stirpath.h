@@ -11,6 +11,9 @@
 #include "replay.h"
 #include "steptime.h"
 
+/* Most steps a hand is held: a day at 120 Hz (the path keeps each step's point). */
+#define BP_STIR_MAX_HELD 10368000u
+
 /* A hand made at (x0, y0) with radius r and held: before step s (from 0)
  * it is moved onto (x[s], y[s]), for s < moves; then it is let go at rest,
  * and the steps run on to end. */
@@ -42,7 +45,8 @@ void bp_stir_path_free(bp_stir_path *path);
 
 /* Fills out's moved and escaped: the pile's count balls of radius r,
  * where the hand found them (start) and at the end (end), as (x, y) pairs
- * by ball, in an arena of this width and height. */
+ * by ball, in an arena of this width and height (a NaN centre, a ball
+ * lost, counts as escaped). */
 void bp_stir_measure(const double *start, const double *end, size_t count, double r,
                      double width, double height, bp_stir_result *out);
 

@@ -1,7 +1,7 @@
 /* A contact's impulses as a solver keeps them from step to step (and
- * through sleep), by what the contact joins: what a scene file writes and
- * reads back, so that a pile loaded is held as it was. No solver owns the
- * type: the scene layer and the solver both speak it. */
+ * through sleep), by what the contact joins: what the public contact
+ * functions (api.c) read and write, so that a pile rebuilt (a scene file
+ * loaded) is held as it was. No solver owns the type. */
 #ifndef BP_KEPT_H
 #define BP_KEPT_H
 

@@ -46,7 +46,7 @@ const char *bp_check_kept_impulses(double jn, double jt, double jr, double r_a, 
 {
     if (!(jn >= 0.0 && jn <= most))
         return "jn, the normal impulse, must be 0 or more, and at most what stops every ball "
-               "of the scene at 10^7 px/s";
+               "of the world at 10^7 px/s";
     if (!(fabs(jt) <= jn))
         return "jt, the friction impulse, must be within +-jn (friction is at most 1)";
     if (!(fabs(jr) <= jn * r_a))

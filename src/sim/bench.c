@@ -5,7 +5,7 @@
 #include "program.h"
 #include "spawn.h"
 
-static double now_s(void)
+double bp_bench_clock_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -36,13 +36,13 @@ bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int thr
         bp_world_destroy(world);
         return false;
     }
-    double start = now_s();
+    double start = bp_bench_clock_s();
     for (int s = 0; s < BP_BENCH_STEPS; s++)
         if (!bp_world_step(world)) {
             bp_world_destroy(world);
             return false;
         }
-    double wall = now_s() - start;
+    double wall = bp_bench_clock_s() - start;
 
     uint64_t escaped = bp_bench_count_escaped(world->x, world->y, world->count, params.width,
                                               params.height);

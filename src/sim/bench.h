@@ -29,6 +29,8 @@ typedef struct bp_bench_result {
  * runs out. */
 bool bp_bench_run(uint64_t n, double aspect, bool crowd, int64_t solver, int threads,
                   uint64_t seed, bp_bench_result *result);
+/* A monotonic clock, s: what the benchmarks time steps with. */
+double bp_bench_clock_s(void);
 /* The parameters of the pit (crowd false) or of the crowd in it. */
 bp_params bp_bench_params(uint64_t n, double aspect, bool crowd);
 /* Balls whose centre lies outside the arena (NaN counts as outside). Soft

@@ -1,7 +1,7 @@
 /* The soft solver's contact memory: the impulses each contact ended a
  * step with, kept sorted by the contact's key (what it joins), through
- * sleep too. Each step's contacts start from them (warm start), and a
- * scene file writes and reads them (kept.h). */
+ * sleep too. Each step's contacts start from them (warm start), and the
+ * public contact functions read and write them (kept.h). */
 #include "solver.h"
 
 #include <math.h>

@@ -83,7 +83,8 @@ bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size
 void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id);
 
 /* How many contacts the solver keeps (kept.h), and the k-th (k below
- * that), in order of what they join. A scene file writes them. */
+ * that), in order of what they join: bp_world_get_contact_impulses
+ * lists them. */
 size_t bp_soft_kept_count(const bp_world *world);
 bp_kept_contact bp_soft_kept(const bp_world *world, size_t k);
 /* Keeps these impulses as well (a contact already kept gets the new
