@@ -14,7 +14,7 @@ static int read_path(const char *text, bp_stir_path *path, char *err, size_t err
     int status = bp_replay_parse(&rp, "stir.rec", text, strlen(text), err, err_size);
     if (status)
         return status;
-    status = bp_stir_path_read(&rp, "stir.rec", path, err, err_size);
+    status = bp_stir_path_read(&rp, "stir.rec", 100.0, 50.0, path, err, err_size);
     bp_replay_free(&rp);
     return status;
 }
@@ -24,7 +24,7 @@ static void a_stir_is_read_as_a_path(void)
     /* Moves at steps 1, 2 and 4 (none at 3); let go before step 6. */
     /* The move stamped 6 comes with the release: the hand is let go there. */
     const char *text = "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n1 move 11 20\n"
-                       "2 move 12 21\n4 move 14 23\n6 move 50 50\n6 release 0 0\nend 9\n";
+                       "2 move 12 21\n4 move 14 23\n6 move 50 40\n6 release 0 0\nend 9\n";
     bp_stir_path path;
     char err[256] = "";
     int status = read_path(text, &path, err, sizeof err);
@@ -55,6 +55,11 @@ static void other_recordings_are_refused(void)
         "ballpit-input 1\n0 spawn 10 20 5\n0 grab 12 20\n1 move 11 20\n2 release 0 0\nend 3\n",
         "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n10368001 release 0 0\nend 10368001\n",
     };
+    /* The arena is 100 by 50 px, the hand of radius 5: centres 5-95, 5-45. */
+    const char *outside[] = {
+        "ballpit-input 1\n0 spawn 4 20 5\n0 grab 4 20\n1 move 11 20\n2 release 0 0\nend 3\n",
+        "ballpit-input 1\n0 spawn 10 20 5\n0 grab 10 20\n1 move 11 45.5\n2 release 0 0\nend 3\n",
+    };
     size_t refused = 0, count = sizeof bad / sizeof bad[0];
     for (size_t k = 0; k < count; k++) {
         bp_stir_path path;
@@ -67,6 +72,16 @@ static void other_recordings_are_refused(void)
     TAP_OK(refused == count, "no spawn, no release, a throw, a change of rule, a second grab, "
                              "a grab off the centre, held past a day: each refused, exit 2, "
                              "naming the file");
+    size_t left = 0;
+    for (size_t k = 0; k < 2; k++) {
+        bp_stir_path path;
+        char err[256] = "";
+        int status = read_path(outside[k], &path, err, sizeof err);
+        left += status == 2 && strstr(err, "stir.rec:") && strstr(err, "leaves the arena");
+        if (status == 0)
+            bp_stir_path_free(&path);
+    }
+    TAP_OK(left == 2, "a hand made or moved partly outside the arena: refused at its line");
 }
 
 static void moves_are_counted_at_two_radii(void)

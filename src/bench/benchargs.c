@@ -15,30 +15,45 @@ bool bp_args_number(const char *program, const char *option, const char *text, u
     return false;
 }
 
-/* The index of the name list[0..length) among names, or count. */
-static size_t index_of(const char *name, size_t length, const char *const *names, size_t count)
+/* Entry i's name: a pointer to a struct is one to its first member. */
+static const char *name_at(bp_args_table table, size_t i)
 {
-    for (size_t i = 0; i < count; i++)
-        if (strlen(names[i]) == length && strncmp(names[i], name, length) == 0)
-            return i;
-    return count;
+    return *(const char *const *)((const char *)table.first + i * table.stride);
 }
 
-bool bp_args_engines(const char *program, const char *list, const char *const *names,
-                     size_t count, size_t *picked, size_t *picked_count)
+int bp_args_usage(const char *text, bp_args_table table)
+{
+    fputs(text, stderr);
+    for (size_t i = 0; i < table.count; i++)
+        fprintf(stderr, "%s%s", i ? "," : " ", name_at(table, i));
+    fputs(")\n", stderr);
+    return 2;
+}
+
+/* The index of the name list[0..length) in the table, or its count. */
+static size_t index_of(const char *name, size_t length, bp_args_table table)
+{
+    for (size_t i = 0; i < table.count; i++)
+        if (strlen(name_at(table, i)) == length && strncmp(name_at(table, i), name, length) == 0)
+            return i;
+    return table.count;
+}
+
+bool bp_args_engines(const char *program, const char *list, bp_args_table table, size_t *picked,
+                     size_t *picked_count)
 {
     *picked_count = 0;
     for (const char *name = list;; name++) {
         size_t length = strcspn(name, ",");
-        size_t i = index_of(name, length, names, count);
-        if (i == count) {
+        size_t i = index_of(name, length, table);
+        if (i == table.count) {
             fprintf(stderr, "%s: --engines: '%.*s' is not an engine built in\n", program,
                     (int)length, name);
             return false;
         }
         for (size_t k = 0; k < *picked_count; k++)
             if (picked[k] == i) {
-                fprintf(stderr, "%s: --engines: %s twice\n", program, names[i]);
+                fprintf(stderr, "%s: --engines: %s twice\n", program, name_at(table, i));
                 return false;
             }
         picked[(*picked_count)++] = i;

@@ -12,9 +12,21 @@
 bool bp_args_number(const char *program, const char *option, const char *text, uint64_t low,
                     uint64_t high, uint64_t *out);
 
-/* A comma-separated list of names, each one of the count names and at most
- * once: their indices into picked[] (room for count), *picked_count of them. */
-bool bp_args_engines(const char *program, const char *list, const char *const *names,
-                     size_t count, size_t *picked, size_t *picked_count);
+/* The engines to pick from: count entries of a table, stride bytes apart,
+ * each a struct whose first member is its name (const char *). */
+typedef struct bp_args_table {
+    const void *first;
+    size_t stride, count;
+} bp_args_table;
+
+/* A comma-separated list of names, each one of the table's and at most
+ * once: their indices into picked[] (room for table.count), *picked_count
+ * of them. */
+bool bp_args_engines(const char *program, const char *list, bp_args_table table, size_t *picked,
+                     size_t *picked_count);
+
+/* Prints text, then the table's names, to stderr; returns 2 (the exit
+ * status of a bad command line). */
+int bp_args_usage(const char *text, bp_args_table table);
 
 #endif

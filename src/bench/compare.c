@@ -57,25 +57,23 @@ typedef struct options {
     size_t chosen_count;
 } options;
 
+/* The table as benchargs reads it: each engine's name is its first member. */
+#define ENGINE_TABLE ((bp_args_table){engines, sizeof engines[0], ENGINE_COUNT})
+
 static int usage(void)
 {
-    fputs("usage: ballpit-compare [--crowd] [--threads T] [--runs R] [--engines LIST] N [SEED]\n"
-          "  (1 <= N <= 2000000, 1 <= T <= 32, 1 <= R <= 99; LIST of:",
-          stderr);
-    for (size_t i = 0; i < ENGINE_COUNT; i++)
-        fprintf(stderr, "%s%s", i ? "," : " ", engines[i].name);
-    fputs(")\n", stderr);
-    return 2;
+    return bp_args_usage(
+        "usage: ballpit-compare [--crowd] [--threads T] [--runs R] [--engines LIST] N [SEED]\n"
+        "  (1 <= N <= 2000000, 1 <= T <= 32, 1 <= R <= 99; LIST of:",
+        ENGINE_TABLE);
 }
 
 /* A comma-separated list of engines built in, each at most once. */
 static bool parse_engines(const char *list, options *o)
 {
-    const char *names[ENGINE_COUNT];
     size_t picked[ENGINE_COUNT];
-    for (size_t i = 0; i < ENGINE_COUNT; i++)
-        names[i] = engines[i].name;
-    if (!bp_args_engines("ballpit-compare", list, names, ENGINE_COUNT, picked, &o->chosen_count))
+    if (!bp_args_engines("ballpit-compare", list, ENGINE_TABLE, picked,
+                         &o->chosen_count))
         return false;
     for (size_t k = 0; k < o->chosen_count; k++)
         o->chosen[k] = &engines[picked[k]];

@@ -54,25 +54,22 @@ typedef struct options {
     size_t chosen_count;
 } options;
 
+/* The table as benchargs reads it: each engine's name is its first member. */
+#define ENGINE_TABLE ((bp_args_table){engines, sizeof engines[0], ENGINE_COUNT})
+
 static int usage(void)
 {
-    fputs("usage: ballpit-compare-stir [--threads T] [--runs R] [--settle S] [--engines LIST] "
-          "N FILE\n  (1 <= N <= 2000000, 1 <= T <= 32, 1 <= R <= 99, S <= 100000; LIST of:",
-          stderr);
-    for (size_t i = 0; i < ENGINE_COUNT; i++)
-        fprintf(stderr, "%s%s", i ? "," : " ", engines[i].name);
-    fputs(")\n", stderr);
-    return 2;
+    return bp_args_usage("usage: " PROGRAM " [--threads T] [--runs R] [--settle S] [--engines "
+                         "LIST] N FILE\n  (1 <= N <= 2000000, 1 <= T <= 32, 1 <= R <= 99, "
+                         "S <= 100000; LIST of:",
+                         ENGINE_TABLE);
 }
 
 /* A comma-separated list of engines built in, each at most once. */
 static bool parse_engines(const char *list, options *o)
 {
-    const char *names[ENGINE_COUNT];
     size_t picked[ENGINE_COUNT];
-    for (size_t i = 0; i < ENGINE_COUNT; i++)
-        names[i] = engines[i].name;
-    if (!bp_args_engines(PROGRAM, list, names, ENGINE_COUNT, picked, &o->chosen_count))
+    if (!bp_args_engines(PROGRAM, list, ENGINE_TABLE, picked, &o->chosen_count))
         return false;
     for (size_t k = 0; k < o->chosen_count; k++)
         o->chosen[k] = &engines[picked[k]];
@@ -234,8 +231,10 @@ int main(int argc, char **argv)
     bp_replay rp;
     bp_stir_path path;
     char err[512];
+    bp_params pit = bp_pit_params(o.n);
     int status = bp_replay_load(&rp, o.path, err, sizeof err);
-    if (status == 0 && (status = bp_stir_path_read(&rp, o.path, &path, err, sizeof err)))
+    if (status == 0 && (status = bp_stir_path_read(&rp, o.path, pit.width, pit.height, &path, err,
+                                                   sizeof err)))
         bp_replay_free(&rp);
     if (status) {
         fprintf(stderr, PROGRAM ": %s\n", err);

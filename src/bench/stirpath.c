@@ -11,8 +11,16 @@ static bool is(const bp_replay *rp, size_t k, bp_input_kind kind, uint64_t step)
     return k < rp->count && rp->inputs[k].kind == kind && rp->inputs[k].step == step;
 }
 
-int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path, char *err,
-                      size_t err_size)
+/* Whether every point of the hand (radius r) centred at input k of rp
+ * lies in the arena. */
+static bool inside(const bp_replay *rp, size_t k, double r, double width, double height)
+{
+    double x = rp->inputs[k].v[0], y = rp->inputs[k].v[1];
+    return x >= r && x <= width - r && y >= r && y <= height - r;
+}
+
+int bp_stir_path_read(const bp_replay *rp, const char *name, double width, double height,
+                      bp_stir_path *path, char *err, size_t err_size)
 {
     *path = (bp_stir_path){0};
     /* Grabbed at its centre: ours holds the ball grabbed where the cursor
@@ -37,6 +45,12 @@ int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path,
         snprintf(err, err_size, "%s: a stir lets go within %u steps", name, BP_STIR_MAX_HELD);
         return 2;
     }
+    for (size_t k = 0; k < release; k++)
+        if (!inside(rp, k, rp->inputs[0].v[2], width, height)) {
+            snprintf(err, err_size, "%s:%d: the hand leaves the arena (%g by %g px): is the "
+                     "recording for this pit?", name, rp->inputs[k].line, width, height);
+            return 2;
+        }
     path->x0 = rp->inputs[0].v[0], path->y0 = rp->inputs[0].v[1], path->r = rp->inputs[0].v[2];
     path->moves = last->step;
     path->end = rp->end_step;

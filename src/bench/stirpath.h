@@ -36,11 +36,12 @@ typedef struct bp_stir_result {
 } bp_stir_result;
 
 /* The path of a recording that spawns one ball at step 0, grabs it there,
- * moves it and lets it go at rest (what bench/stir.py writes). 0, or 2
- * with a message naming the file for any other recording, 1 when memory
- * runs out. */
-int bp_stir_path_read(const bp_replay *rp, const char *name, bp_stir_path *path, char *err,
-                      size_t err_size);
+ * moves it and lets it go at rest (what bench/stir.py writes), the whole
+ * hand inside an arena of this width and height (the pit's it was written
+ * for). 0, or 2 with a message naming the file for any other recording,
+ * 1 when memory runs out. */
+int bp_stir_path_read(const bp_replay *rp, const char *name, double width, double height,
+                      bp_stir_path *path, char *err, size_t err_size);
 void bp_stir_path_free(bp_stir_path *path);
 
 /* Fills out's moved and escaped: the pile's count balls of radius r,
