@@ -89,13 +89,13 @@ static b2WorldId make_world(const bp_world *world, bool crowd, int threads, b2Bo
     return box2d;
 }
 
-/* The balls' centres back into our world, in px. */
-static void read_back(bp_world *world, const b2BodyId *balls)
+/* The balls' centres, px: ball i's at x[i * stride], y[i * stride]. */
+static void centres(const b2BodyId *balls, size_t count, double *x, double *y, size_t stride)
 {
-    for (size_t i = 0; i < world->count; i++) {
+    for (size_t i = 0; i < count; i++) {
         b2Vec2 p = b2Body_GetPosition(balls[i]);
-        world->x[i] = p.x * PX_PER_M;
-        world->y[i] = p.y * PX_PER_M;
+        x[i * stride] = p.x * PX_PER_M;
+        y[i * stride] = p.y * PX_PER_M;
     }
 }
 
@@ -111,7 +111,7 @@ double bp_box2d_run(bp_world *world, bool crowd, int threads)
     for (int s = 0; s < BP_BENCH_STEPS; s++)
         b2World_Step(box2d, dt, SUBSTEPS);
     double wall = bp_bench_clock_s() - start;
-    read_back(world, balls);
+    centres(balls, world->count, world->x, world->y, 1);
     b2DestroyWorld(box2d);
     free(balls);
     return wall;
@@ -133,16 +133,6 @@ static b2BodyId make_hand(b2WorldId box2d, const bp_stir_path *path, const bp_pa
     return hand;
 }
 
-/* The balls' centres as (x, y) pairs, px, into xy. */
-static void positions(const b2BodyId *balls, size_t count, double *xy)
-{
-    for (size_t i = 0; i < count; i++) {
-        b2Vec2 p = b2Body_GetPosition(balls[i]);
-        xy[2 * i] = p.x * PX_PER_M;
-        xy[2 * i + 1] = p.y * PX_PER_M;
-    }
-}
-
 bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *path, int threads,
                    bp_stir_result *out)
 {
@@ -159,7 +149,7 @@ bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *p
     float dt = (float)(1.0 / world->params.hz);
     for (uint64_t s = 0; s < settle; s++)
         b2World_Step(box2d, dt, SUBSTEPS);
-    positions(balls, n, start);
+    centres(balls, n, start, start + 1, 2);
     *out = (bp_stir_result){.asleep_at_start = n - (size_t)b2World_GetAwakeBodyCount(box2d)};
     bp_steptime_reset(&out->steps);
     b2BodyId hand = make_hand(box2d, path, &world->params);
@@ -179,7 +169,7 @@ bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *p
         int awake = b2World_GetAwakeBodyCount(box2d) - (b2Body_IsAwake(hand) ? 1 : 0);
         out->awake_sum += (double)awake;
     }
-    positions(balls, n, end);
+    centres(balls, n, end, end + 1, 2);
     bp_stir_measure(start, end, n, BP_PIT_RADIUS, world->params.width, world->params.height, out);
     for (size_t i = 0; i < n; i++)
         out->awake_at_end += b2Body_IsAwake(balls[i]);
