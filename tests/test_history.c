@@ -113,11 +113,11 @@ static size_t asleep(const bp_world *w)
     return n;
 }
 
-/* The soft solver carries impulses from step to step and keeps the
- * islands its sleepers sleep in: a restore must give those back too, or
- * the steps after it start from nothing and drift (a pile asleep with a
- * ball falling onto it, and a big ball dropped on it after the save,
- * which wake its islands, so that both matter). */
+/* The soft solver carries impulses from step to step, through sleep: a
+ * restore must give those back too, or the steps after it start from
+ * nothing and drift (a pile asleep with a ball falling onto it, and a big
+ * ball dropped on it after the save, which wake parts of it, so that the
+ * sleepers' impulses matter). */
 static void soft_steps_on_from_a_restore_as_before(void)
 {
     bp_options opts = bp_options_default();

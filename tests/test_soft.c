@@ -361,6 +361,40 @@ static void islands_sleep_apart(void)
     bp_world_destroy(w);
 }
 
+/* A ball dropped on a sleeping pit of 1,000 wakes the balls around where
+ * it lands, not the pit: a sleeper wakes alone, when a ball hits it or a
+ * ball that moves comes within a few contacts (wake.c). Woken whole once
+ * it is asleep again, the pit stands: the sleepers that held the woken
+ * part held it as they would have awake. Waking the whole island of a
+ * sleeper touched woke all 1,000. */
+static void a_ball_dropped_on_a_pit_wakes_part_of_it(void)
+{
+    bp_world *w = woken_pit(BP_SOLVER_SOFT);
+    for (int s = 0; s < 20 * 120 && asleep_count(w) < w->count; s++)
+        step_or_bail(w);
+    size_t pile = w->count;
+    double top = w->params.height;
+    for (size_t i = 0; i < pile; i++)
+        top = w->y[i] < top ? w->y[i] : top;
+    add_or_bail(w, 0.5 * w->params.width, top - 100.0, 0.0, 0.0, 8.0);
+    size_t most_awake = 0;
+    int s = 0;
+    for (; s < 6 * 120 && (s < 10 || asleep_count(w) < w->count); s++) {
+        step_or_bail(w);
+        size_t awake = w->count - asleep_count(w);
+        most_awake = awake > most_awake ? awake : most_awake;
+    }
+    printf("# a ball dropped on the pit of 1,000: at most %zu awake, all asleep after %d steps\n",
+           most_awake, s);
+    TAP_OK(most_awake > 1 && most_awake <= pile / 2,
+           "a ball dropped on a sleeping pit of 1,000 wakes more than itself, at most half");
+    TAP_OK(asleep_count(w) == w->count, "the pit is asleep again within 6 s");
+    woken_pile m = woken_pile_run(w, "pit of 1,000 after a ball dropped on it");
+    TAP_OK(m.p99 <= 0.1 && m.worst <= 1.0,
+           "then woken whole, 99% of its balls move at most 0.1 r in 2 s, none more than 1 r");
+    bp_world_destroy(w);
+}
+
 /* A ball asleep in free space (no gravity, e = 1), hit head on by an equal
  * ball at 600 px/s: the two swap speeds, the sleeper leaving at 600 px/s
  * and the other stopped. At 5 px a step the hit comes within a step that
@@ -591,6 +625,7 @@ int main(void)
     bounce_apex_holds(240.0);
     energy_never_above_start();
     islands_sleep_apart();
+    a_ball_dropped_on_a_pit_wakes_part_of_it();
     a_sleeper_hit_within_a_step_takes_the_hit();
     a_ball_dropped_on_a_ball_on_the_floor();
     nothing_passes_a_wall();

@@ -62,7 +62,7 @@ bool bp_world_restore(bp_world *world, const bp_world_state *st)
     /* Room first, for both parts: a failure leaves the world as it was
      * (a solver made for the restore goes again). */
     bool had_soft = world->soft != NULL;
-    if (!bp_soft_state_reserve(world, solver, solver_size, st->next_id) ||
+    if (!bp_soft_state_reserve(world, solver, solver_size) ||
         !bp_store_restore(world, st)) {
         if (!had_soft) {
             bp_soft_destroy(world->soft);
@@ -70,6 +70,6 @@ bool bp_world_restore(bp_world *world, const bp_world_state *st)
         }
         return false;
     }
-    bp_soft_state_read(world, solver, solver_size, st->next_id);
+    bp_soft_state_read(world, solver, solver_size);
     return true;
 }

@@ -25,6 +25,11 @@
  * one bin). */
 #define BP_SOFT_INSERTION_MAX 16
 
+/* Closer than this (a part of the smaller radius) two surfaces touch: they
+ * join one island, and a ball awake that moves wakes a sleeper it touches
+ * (wake.c). */
+#define BP_SOFT_TOUCH_OVER_R 0.05
+
 enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
 
 /* A contact by what it joins: ball a's id, then the other's kind and its
@@ -115,14 +120,10 @@ struct bp_soft {
     size_t listed_capacity;
     contact_memory *memory, *spare; /* sorted by key */
     size_t memory_count, memory_capacity, spare_capacity;
-    uint32_t *island_of; /* per ball id: the island it sleeps in (0: none) */
-    size_t island_capacity;
-    uint32_t next_island;
     uint32_t *parent;    /* union-find over ball indices, while islands form */
     uint8_t *blocked;    /* per root: the island may not sleep */
     uint8_t *swept;      /* per ball: it hits a side or wall this step (hits) */
     uint8_t *near_ball;  /* per ball: a contact with another ball is listed this step */
-    uint32_t *new_island;/* per root: the island number it sleeps as */
     size_t ball_capacity;
     size_t kept_count;   /* the world's balls, and its next id, when the */
     uint32_t kept_next_id; /* memory was last kept */
@@ -140,8 +141,6 @@ struct bp_soft {
     bool impacts_swept;    /* the load has been marked since the first sweep */
     soft_hand *hands;      /* the step's held balls, in its scratch */
     size_t hand_count;
-    uint32_t *waking;    /* islands to wake this round, sorted */
-    size_t waking_count, waking_capacity;
 };
 
 /* The push out of overlaps, a damped spring solved implicitly over a
@@ -226,8 +225,16 @@ bool bp_soft_wide_available(void);
 void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law);
 void bp_soft_warm_start_wide(bp_soft *soft);
 
-/* islands.c: waking and sleep. */
-size_t bp_soft_wake_touched(bp_soft *soft, bp_world *world, double dt);
+/* islands.c: sleep, an island at a time. Below bp_soft_slow_speed (and
+ * spin times radius), px/s, a ball in a step of dt s is slow: it may fall
+ * asleep. */
+double bp_soft_slow_speed(const bp_world *world, double dt);
 bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt);
+
+/* wake.c: waking in part. Wakes, each alone, the sleepers that a ball
+ * awake hits within the step of dt s, that a held ball touches, and those
+ * a few contacts from a ball awake that moves. Returns how many woke
+ * (SIZE_MAX: out of memory). */
+size_t bp_soft_wake_near_motion(bp_soft *soft, bp_world *world, double dt);
 
 #endif

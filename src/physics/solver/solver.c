@@ -37,15 +37,15 @@ double bp_soft_sag(const bp_params *params)
     return fabs(params->gravity) / (omega * omega);
 }
 
-/* The pairs of the balls awake, after waking every island they touch or
- * reach within the piece of dt s (and the islands those touch, for a few
- * rounds). */
+/* The pairs of the balls awake, after waking the sleepers they hit
+ * within the piece of dt s or move near (wake.c), and those the woken
+ * reach in turn, for a few rounds. */
 static bool wake_and_list(bp_soft *soft, bp_world *world, double margin, double dt)
 {
     if (!bp_soft_list_pairs(soft, world, margin))
         return false;
     for (int round = 0; round < BP_SOFT_WAKE_ROUNDS; round++) {
-        size_t woken = bp_soft_wake_touched(soft, world, dt);
+        size_t woken = bp_soft_wake_near_motion(soft, world, dt);
         if (woken == SIZE_MAX || (woken > 0 && !bp_soft_list_pairs(soft, world, margin)))
             return false;
         if (woken == 0)

@@ -2,8 +2,8 @@
  * grows from: all that the step and the world see of it. One
  * velocity-level solver for every contact, resting or hitting, normal and
  * tangential, with the contacts' impulses carried from step to step, and
- * islands that sleep whole and keep their contacts' impulses while
- * asleep.
+ * islands that sleep whole, keep their contacts' impulses while asleep and
+ * wake in part.
  *
  * A step: the contacts (ball-ball, ball-side, ball-wall) are listed once,
  * with a speculative margin, each given the impulses it ended the last
@@ -22,14 +22,17 @@
  * to step (and through sleep) they cancel gravity at once, so a pile at
  * rest stays exactly where it is, awake or woken, and a pile sleeps only
  * when it is at rest: an island (balls touching each other) sleeps when
- * every ball in it has been slow for BP_SOFT_SLEEP_AFTER_S, and any ball
- * awake that touches a sleeper wakes its whole island.
+ * every ball in it has been slow for BP_SOFT_SLEEP_AFTER_S. A sleeper
+ * wakes alone, when a ball hits it or when a ball that moves comes within
+ * a few contacts of it; the rest of its island sleeps on, holding it with
+ * the impulses it fell asleep with, as it would hold it awake.
  *
  * The step is a list of stages (solver.c), one job to a file: the bodies
  * (bodies.c), the contacts (contacts.c), the impulses kept by contact
  * (contact_memory.c), the contacts' order (colour.c), the sweeps
  * (contact_solver.c), the hand that pulls a held ball (hand.c), islands
- * and sleep (islands.c), and the solver's state as a whole (state.c). */
+ * and sleep (islands.c), waking (wake.c), and the solver's state as a
+ * whole (state.c). */
 #ifndef BP_SOFT_SOLVER_H
 #define BP_SOFT_SOLVER_H
 
@@ -68,19 +71,17 @@ void bp_soft_use_lanes(bool on);
 bool bp_soft_step(bp_world *world, double dt, int pieces);
 
 /* What a snapshot of the world keeps of the solver: the impulses kept by
- * contact and the islands its sleepers sleep in, so that a world restored
- * steps on as the saved one did, bit for bit. 0 bytes: nothing (the
- * solver never ran). */
+ * contact, so that a world restored steps on as the saved one did, bit for
+ * bit. 0 bytes: nothing (the solver never ran). */
 size_t bp_soft_state_size(const bp_world *world);
 /* Writes that part, bp_soft_state_size bytes, to out. */
 void bp_soft_state_write(const bp_world *world, unsigned char *out);
-/* Makes room to read a part of size bytes written for a world of next_id
- * ids; false when memory runs out (nothing else changes). */
-bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size,
-                           uint32_t next_id);
-/* Reads it back (after bp_soft_state_reserve), for a world of next_id ids;
- * size 0 forgets all the solver carried. */
-void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id);
+/* Makes room to read a part of size bytes; false when memory runs out
+ * (nothing else changes). */
+bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size);
+/* Reads it back (after bp_soft_state_reserve); size 0 forgets all the
+ * solver carried. */
+void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size);
 
 /* How many contacts the solver keeps (kept.h), and the k-th (k below
  * that), in order of what they join: bp_world_get_contact_impulses

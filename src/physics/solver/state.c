@@ -1,6 +1,6 @@
 /* The soft solver's state as a whole: made on first use, its per-ball
  * arrays sized for the step, freed; and the part of it a snapshot of the
- * world keeps (the impulses kept by contact and the sleepers' islands). */
+ * world keeps (the impulses kept by contact). */
 #include "solver.h"
 
 #include <stdlib.h>
@@ -18,19 +18,14 @@ bp_soft *bp_soft_of(bp_world *world)
     return world->soft;
 }
 
-/* Room for the step's per-ball arrays, and the island of every id (new
- * ids in none); false when memory runs out. */
+/* Room for the step's per-ball arrays; false when memory runs out. */
 bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
 {
     size_t n = world->count + 1, c1 = soft->ball_capacity, c2 = c1, c4 = c1, c5 = c1;
-    size_t ids = (size_t)world->next_id + 1;
     if (!bp_reserve((void **)&soft->parent, &c1, n, sizeof(uint32_t)) ||
         !bp_reserve((void **)&soft->blocked, &c2, n, sizeof(uint8_t)) ||
         !bp_reserve((void **)&soft->swept, &c4, n, sizeof(uint8_t)) ||
         !bp_reserve((void **)&soft->near_ball, &c5, n, sizeof(uint8_t)))
-        return false;
-    size_t c3 = soft->ball_capacity;
-    if (!bp_reserve((void **)&soft->new_island, &c3, c1, sizeof(uint32_t)))
         return false;
     size_t least = c1 < c2 ? c1 : c2;
     least = least < c4 ? least : c4;
@@ -43,10 +38,6 @@ bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
     if (!bp_reserve((void **)&soft->listed_at, &soft->listed_capacity, n, sizeof(soft_place)))
         return false;
     memset(soft->listed_at + places, 0, (soft->listed_capacity - places) * sizeof(soft_place));
-    size_t old = soft->island_capacity;
-    if (!bp_reserve((void **)&soft->island_of, &soft->island_capacity, ids, sizeof(uint32_t)))
-        return false;
-    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
     return true;
 }
 
@@ -61,20 +52,17 @@ void bp_soft_destroy(bp_soft *soft)
     free(soft->listed_at);
     free(soft->memory);
     free(soft->spare);
-    free(soft->island_of);
     free(soft->parent);
     free(soft->blocked);
     free(soft->swept);
     free(soft->near_ball);
-    free(soft->new_island);
-    free(soft->waking);
     free(soft);
 }
 
-/* A state's part: the memory's length and the next island number, then
- * each kept contact (its key's three numbers and its three impulses, field
- * by field: no padding bytes go out), then the island of every id. */
-#define BP_SOFT_STATE_HEAD (sizeof(uint64_t) + sizeof(uint32_t))
+/* A state's part: the memory's length, then each kept contact (its key's
+ * three numbers and its three impulses, field by field: no padding bytes
+ * go out). */
+#define BP_SOFT_STATE_HEAD sizeof(uint64_t)
 
 /* The fields of a kept contact as a state holds them, in order: one table
  * for writing and reading alike. */
@@ -104,8 +92,7 @@ size_t bp_soft_state_size(const bp_world *world)
     const bp_soft *soft = world->soft;
     if (!soft)
         return 0;
-    return BP_SOFT_STATE_HEAD + soft->memory_count * entry_bytes() +
-           (size_t)world->next_id * sizeof(uint32_t);
+    return BP_SOFT_STATE_HEAD + soft->memory_count * entry_bytes();
 }
 
 static unsigned char *put(unsigned char *out, const void *value, size_t size)
@@ -127,21 +114,13 @@ void bp_soft_state_write(const bp_world *world, unsigned char *out)
         return;
     uint64_t count = soft->memory_count;
     out = put(out, &count, sizeof count);
-    out = put(out, &soft->next_island, sizeof soft->next_island);
     for (size_t k = 0; k < soft->memory_count; k++)
         for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
             out = put(out, (const unsigned char *)&soft->memory[k] + entry_layout[f].at,
                       entry_layout[f].size);
-    /* An island array shorter than the ids has 0 (no island) past its end. */
-    size_t ids = world->next_id, have = ids < soft->island_capacity ? ids : soft->island_capacity;
-    if (have > 0)
-        out = put(out, soft->island_of, have * sizeof(uint32_t));
-    if (ids > have)
-        memset(out, 0, (ids - have) * sizeof(uint32_t));
 }
 
-bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size,
-                           uint32_t next_id)
+bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size)
 {
     if (size < BP_SOFT_STATE_HEAD)
         return true;
@@ -150,17 +129,11 @@ bool bp_soft_state_reserve(bp_world *world, const unsigned char *in, size_t size
         return false;
     uint64_t count;
     get(in, &count, sizeof count);
-    size_t old = soft->island_capacity;
-    if (!bp_reserve((void **)&soft->memory, &soft->memory_capacity, (size_t)count + 1,
-                    sizeof(contact_memory)) ||
-        !bp_reserve((void **)&soft->island_of, &soft->island_capacity, (size_t)next_id + 1,
-                    sizeof(uint32_t)))
-        return false;
-    memset(soft->island_of + old, 0, (soft->island_capacity - old) * sizeof(uint32_t));
-    return true;
+    return bp_reserve((void **)&soft->memory, &soft->memory_capacity, (size_t)count + 1,
+                      sizeof(contact_memory));
 }
 
-void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, uint32_t next_id)
+void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size)
 {
     bp_soft *soft = world->soft;
     if (!soft)
@@ -169,20 +142,13 @@ void bp_soft_state_read(bp_world *world, const unsigned char *in, size_t size, u
     soft->kept_count = SIZE_MAX;
     if (size < BP_SOFT_STATE_HEAD) {
         soft->memory_count = 0;
-        soft->next_island = 0;
-        if (soft->island_capacity > 0)
-            memset(soft->island_of, 0, soft->island_capacity * sizeof(uint32_t));
         return;
     }
     uint64_t count;
     in = get(in, &count, sizeof count);
-    in = get(in, &soft->next_island, sizeof soft->next_island);
     soft->memory_count = (size_t)count;
     for (size_t k = 0; k < soft->memory_count; k++)
         for (size_t f = 0; f < BP_SOFT_ENTRY_FIELDS; f++)
             in = get(in, (unsigned char *)&soft->memory[k] + entry_layout[f].at,
                      entry_layout[f].size);
-    if (next_id > 0)
-        get(in, soft->island_of, (size_t)next_id * sizeof(uint32_t));
-    memset(soft->island_of + next_id, 0, (soft->island_capacity - next_id) * sizeof(uint32_t));
 }
