@@ -1,7 +1,8 @@
 /* The stir comparison's reading of a stir recording (src/bench/stirpath.c):
  * the hand's target before each step is the last move stamped at or before
  * it, the grab point until the first; anything but a plain stir is refused;
- * and what a stir moved is counted at two radii. */
+ * and what a stir moved is counted at two radii and a tenth of one, and
+ * what moves at the speed below which a ball may fall asleep. */
 #include <math.h>
 #include <string.h>
 
@@ -95,6 +96,18 @@ static void moves_are_counted_at_two_radii(void)
     const double out[8] = {100, 100, -1, 200, 300, 1001, 400, NAN};
     bp_stir_measure(start, out, 4, 5.0, 1000.0, 1000.0, &r);
     TAP_OK(r.escaped == 3, "centres left of, below and NaN: 3 escaped");
+    /* And at a tenth of a radius: 0.5 px has not, 0.3 and 0.4 (0.5 px) not, 0.51 has. */
+    const double near[8] = {100.5, 100, 200, 200.51, 300.3, 300.4, 400, 400};
+    bp_stir_measure(start, near, 4, 5.0, 1000.0, 1000.0, &r);
+    TAP_OK(r.nudged == 1 && r.moved == 0, "moved 0.5 px, 0.51 px, 0.5 px and none: 1 beyond 0.1 r");
+}
+
+/* A ball moves when faster than a quarter of what gravity adds in a step:
+ * 1000 px/s^2 at 100 Hz adds 10 px/s, so 2.5 px/s is the bound. */
+static void moving_is_faster_than_a_ball_falling_asleep(void)
+{
+    TAP_OK(!bp_stir_moving(1.5, -2.0, 1000.0, 100.0), "2.5 px/s under 1000 px/s^2 at 100 Hz: still");
+    TAP_OK(bp_stir_moving(0.0, 2.51, -1000.0, 100.0), "2.51 px/s: moving, whichever way gravity points");
 }
 
 int main(void)
@@ -102,5 +115,6 @@ int main(void)
     a_stir_is_read_as_a_path();
     other_recordings_are_refused();
     moves_are_counted_at_two_radii();
+    moving_is_faster_than_a_ball_falling_asleep();
     return tap_done();
 }

@@ -168,6 +168,11 @@ bool bp_box2d_stir(const bp_world *world, uint64_t settle, const bp_stir_path *p
         /* The hand is a body too: the pile's count leaves it out. */
         int awake = b2World_GetAwakeBodyCount(box2d) - (b2Body_IsAwake(hand) ? 1 : 0);
         out->awake_sum += (double)awake;
+        for (size_t i = 0; i < n; i++) {
+            b2Vec2 v = b2Body_GetLinearVelocity(balls[i]);
+            out->moving_sum += bp_stir_moving(v.x * PX_PER_M, v.y * PX_PER_M,
+                                              world->params.gravity, world->params.hz);
+        }
     }
     centres(balls, n, end, end + 1, 2);
     bp_stir_measure(start, end, n, BP_PIT_RADIUS, world->params.width, world->params.height, out);

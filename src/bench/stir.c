@@ -126,6 +126,18 @@ static size_t awake_by_id(const bp_world *world, size_t count)
     return awake;
 }
 
+/* How many of the first count balls by id move (bp_stir_moving). */
+static size_t moving_by_id(const bp_world *world, size_t count)
+{
+    size_t moving = 0;
+    const bp_params *p = &world->params;
+    for (uint32_t id = 0; id < count; id++) {
+        int64_t i = bp_world_index_of(world, id);
+        moving += i >= 0 && bp_stir_moving(world->vx[i], world->vy[i], p->gravity, p->hz);
+    }
+    return moving;
+}
+
 /* Our solver's stir: the world as `ballpit --pit N --settle S` makes it,
  * the recording replayed through a session. false with a message. */
 static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_result *out)
@@ -154,6 +166,7 @@ static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_r
                 break;
             bp_steptime_add(&out->steps, bp_bench_clock_s() - t0);
             out->awake_sum += (double)awake_by_id(world, o->n);
+            out->moving_sum += (double)moving_by_id(world, o->n);
         }
         bp_session_free(&session);
         centres_by_id(world, o->n, end);
@@ -198,11 +211,13 @@ static void print_line(const char *lead, const engine *e, const options *o,
     double n = st->count > 0 ? (double)st->count : 1.0;
     printf("%sstir engine=%s n=%llu threads=%d settle=%llu steps=%llu step_ms_p50=%.3f "
            "step_ms_p99=%.3f step_ms_max=%.3f step_ms_mean=%.3f awake_mean=%.0f "
-           "asleep_at_start=%zu moved_2r=%zu awake_at_end=%zu escaped=%zu\n",
+           "moving_mean=%.0f asleep_at_start=%zu moved_2r=%zu moved_tenth_r=%zu awake_at_end=%zu "
+           "escaped=%zu\n",
            lead, e->name, (unsigned long long)o->n, o->threads, (unsigned long long)o->settle,
            (unsigned long long)st->count, 1e3 * bp_steptime_quantile(st, 0.5),
            1e3 * bp_steptime_quantile(st, 0.99), 1e3 * st->max_s, 1e3 * st->total_s / n,
-           r->awake_sum / n, r->asleep_at_start, r->moved, r->awake_at_end, r->escaped);
+           r->awake_sum / n, r->moving_sum / n, r->asleep_at_start, r->moved, r->nudged,
+           r->awake_at_end, r->escaped);
     fflush(stdout);
 }
 

@@ -82,10 +82,11 @@ void bp_stir_path_free(bp_stir_path *path)
 void bp_stir_measure(const double *start, const double *end, size_t count, double r,
                      double width, double height, bp_stir_result *out)
 {
-    out->moved = out->escaped = 0;
+    out->moved = out->nudged = out->escaped = 0;
     for (size_t i = 0; i < count; i++) {
         double dx = end[2 * i] - start[2 * i], dy = end[2 * i + 1] - start[2 * i + 1];
         out->moved += dx * dx + dy * dy > 4.0 * r * r;
+        out->nudged += dx * dx + dy * dy > 0.01 * r * r;
         out->escaped += bp_bench_count_escaped(&end[2 * i], &end[2 * i + 1], 1, width, height);
     }
 }

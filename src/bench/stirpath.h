@@ -31,6 +31,9 @@ typedef struct bp_stir_result {
     size_t asleep_at_start; /* balls of the pile asleep when the hand came */
     size_t moved;           /* balls of the pile that ended more than 2 radii from where
                              * the hand found them */
+    size_t nudged;          /* ... more than a tenth of a radius */
+    double moving_sum;      /* balls of the pile moving (bp_stir_moving) after each timed
+                             * step, summed */
     size_t awake_at_end;    /* balls of the pile awake at the end */
     size_t escaped;         /* balls of the pile whose centre left the arena */
 } bp_stir_result;
@@ -44,7 +47,18 @@ int bp_stir_path_read(const bp_replay *rp, const char *name, double width, doubl
                       bp_stir_path *path, char *err, size_t err_size);
 void bp_stir_path_free(bp_stir_path *path);
 
-/* Fills out's moved and escaped: the pile's count balls of radius r,
+/* Whether a ball of the pile at velocity (vx, vy) moves, in a world of
+ * gravity g and hz steps a second: faster than a quarter of the speed
+ * gravity adds in a step, the speed below which a ball may fall asleep.
+ * What moves must be awake, so a stir's balls moving are the least any
+ * solver that keeps only still balls asleep could keep awake. */
+static inline bool bp_stir_moving(double vx, double vy, double g, double hz)
+{
+    double slow = 0.25 * (g < 0.0 ? -g : g) / hz;
+    return vx * vx + vy * vy > slow * slow;
+}
+
+/* Fills out's moved, nudged and escaped: the pile's count balls of radius r,
  * where the hand found them (start) and at the end (end), as (x, y) pairs
  * by ball, in an arena of this width and height (a NaN centre, a ball
  * lost, counts as escaped). */
