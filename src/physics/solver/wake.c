@@ -133,6 +133,11 @@ static uint8_t *reach_of_motion(const bp_soft *soft, const bp_world *world, doub
 size_t bp_soft_wake_near_motion(bp_soft *soft, bp_world *world, double dt)
 {
     const bp_broadphase *bp = &soft->broadphase;
+    bool any_asleep = false;
+    for (size_t i = 0; i < world->count && !any_asleep; i++)
+        any_asleep = world->flags[i] & BP_BALL_ASLEEP;
+    if (!any_asleep)
+        return 0; /* a pile landing: every ball awake */
     bool mixed = false;
     for (size_t k = 0; k < bp->pair_count && !mixed; k++)
         mixed = (world->flags[bp->pairs[k].a] ^ world->flags[bp->pairs[k].b]) & BP_BALL_ASLEEP;
