@@ -325,6 +325,7 @@ def main():
         scenario(display)
         steady_flicks_scenario(display)
         rest_scenario(display)
+        sleep_colour_scenario(display)
         overlay_scenario(display)
         rewind_scenario(display)
         panel_scenario(display)
@@ -520,6 +521,40 @@ def steady_flicks_scenario(display):
             check(min(speeds) > 300 and max(speeds) <= 1.35 * min(speeds),
                   "the same flick throws the same: %s px/s" % ", ".join(
                       "%.0f" % v for v in speeds))
+
+
+def sleep_colour_scenario(display):
+    """Coloured by sleep, balls that fall asleep turn blue-grey though
+    nothing moves: the window took a frame with every ball where it was
+    drawn for the same picture, and showed them awake (amber) for good.
+    What the window shows is read from the X server (an F12 picture is
+    drawn afresh)."""
+    env = no_leak_check(window_env(display))
+    if not shutil.which("import"):
+        check(True, "sleep colours: skipped, no import (ImageMagick) to read the window # SKIP")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        scene = write_scene(tmp, "rest.scene", REST_SCENE)
+        proc = subprocess.Popen([BALLPIT, "--scene", scene, "--color-by", "sleep"], env=env,
+                                cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        win = find_window(env, proc)
+        shot = os.path.join(tmp, "shown.png")
+        if win:
+            time.sleep(3.0)  # asleep after half a second of rest, on a loaded machine too
+            subprocess.run(["import", "-window", str(win), "PNG24:" + shot], env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            xdo(env, "key", "--window", win, "Escape")
+        out, err = wait_exit(proc, 120)
+        check(win is not None and proc.returncode == 0 and os.path.exists(shot),
+              "sleep colours: the window ran and its picture was read", err.decode())
+        if not os.path.exists(shot):
+            return
+        pixels = decode_png(shot)
+        # Left of the first ball's centre (160, 464; r = 16), off its spin mark.
+        r, g, b = pixels[464][152][:3]
+        check(b > r, "sleep colours: a ball asleep at rest is shown blue-grey, not amber: "
+              "rgb %d %d %d" % (r, g, b))
 
 
 def rest_scenario(display):
