@@ -75,7 +75,7 @@ def main():
               "frames 71..80 written again are the rows written the first time")
         check(again[81] != first[81], "after the new throw, frame 81 differs")
 
-        # The soft solver carries impulses and islands from step to step:
+        # The soft solver carries impulses from step to step:
         # the snapshots keep them, so its rewinds land on the same bits too.
         out = os.path.join(tmp, "soft")
         p = run(["--headless", "--scene", SCENE, "--replay", rec, "--dump", out,

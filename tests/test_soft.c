@@ -8,8 +8,9 @@
  * a 20 degree incline at (2/3) g sin(theta) with w r = v; a ball dropped
  * with e = 1 bounces back to
  * its height for 30 s; a crowd never ends up with more energy than it
- * started with; islands sleep apart, and a ball landing on a sleeping pile
- * wakes it; nothing passes a wall. */
+ * started with; islands sleep apart, a ball landing on a sleeping pile
+ * wakes it, and one dropped on the sleeping pit wakes part of it, which
+ * then stands woken whole; nothing passes a wall. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

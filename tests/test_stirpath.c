@@ -96,10 +96,11 @@ static void moves_are_counted_at_two_radii(void)
     const double out[8] = {100, 100, -1, 200, 300, 1001, 400, NAN};
     bp_stir_measure(start, out, 4, 5.0, 1000.0, 1000.0, &r);
     TAP_OK(r.escaped == 3, "centres left of, below and NaN: 3 escaped");
-    /* And at a tenth of a radius: 0.5 px has not, 0.3 and 0.4 (0.5 px) not, 0.51 has. */
-    const double near[8] = {100.5, 100, 200, 200.51, 300.3, 300.4, 400, 400};
+    /* And at a tenth of a radius: 0.5 px has not, 0.51 px has, 0.49 px
+     * (0.3 and 0.39) has not. */
+    const double near[8] = {100.5, 100, 200, 200.51, 300.3, 300.39, 400, 400};
     bp_stir_measure(start, near, 4, 5.0, 1000.0, 1000.0, &r);
-    TAP_OK(r.nudged == 1 && r.moved == 0, "moved 0.5 px, 0.51 px, 0.5 px and none: 1 beyond 0.1 r");
+    TAP_OK(r.nudged == 1 && r.moved == 0, "moved 0.5 px, 0.51 px, 0.49 px and none: 1 beyond 0.1 r");
 }
 
 /* A ball moves when faster than a quarter of what gravity adds in a step:

@@ -10,6 +10,7 @@
 
 #include <SDL2/SDL.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,8 @@ typedef struct bp_app {
      * which world. */
     double *shown_x, *shown_y;
     size_t shown_capacity, shown_count, shown_walls;
-    size_t shown_asleep;      /* balls asleep in the frame shown (--color-by sleep) */
+    uint64_t shown_asleep;    /* the balls asleep in the frame shown (--color-by sleep),
+                               * as the sum of their ids plus one each */
     uint32_t shown_next_id;
     bp_params shown_params;
     bool shown_valid;
@@ -473,11 +475,11 @@ static bool note_shown(bp_app *app, const double *draw_x, const double *draw_y)
     app->shown_valid = grow(&app->shown_x, &app->shown_y, &app->shown_capacity, w->next_id + 1u);
     if (!app->shown_valid)
         return false;
-    size_t asleep = 0;
+    uint64_t asleep = 0;
     for (size_t i = 0; i < w->count; i++) {
         app->shown_x[w->id[i]] = draw_x ? draw_x[i] : w->x[i];
         app->shown_y[w->id[i]] = draw_y ? draw_y[i] : w->y[i];
-        asleep += (w->flags[i] & BP_BALL_ASLEEP) != 0;
+        asleep += (w->flags[i] & BP_BALL_ASLEEP) ? w->id[i] + 1u : 0u;
     }
     app->shown_asleep = asleep;
     app->shown_count = w->count;
@@ -498,9 +500,10 @@ static bool near_shown(double shown, double at)
 /* Whether the window shows the world as a frame drawn now would: the same
  * balls (a replay may delete one and spawn another between frames), each
  * where it was drawn, both at the last step's start and end (the frame is
- * drawn between the two; paused, at the end), as many asleep (a pile that
- * falls asleep moves no ball, and coloured by sleep it turned blue only
- * when something else moved), and the same walls and settings. */
+ * drawn between the two; paused, at the end), the same ones asleep (by
+ * the sum of their ids: a pile that falls asleep moves no ball, and
+ * coloured by sleep it turned blue only when something else moved), and
+ * the same walls and settings. */
 static bool world_shown(const bp_app *app)
 {
     const bp_world *w = app->session.world;
@@ -513,10 +516,10 @@ static bool world_shown(const bp_app *app)
         w->next_id + 1u > app->prev_capacity)
         return false;
     bool paused = app->view.paused;
-    size_t asleep = 0;
+    uint64_t asleep = 0;
     for (size_t i = 0; i < w->count; i++) {
         uint32_t id = w->id[i];
-        asleep += (w->flags[i] & BP_BALL_ASLEEP) != 0;
+        asleep += (w->flags[i] & BP_BALL_ASLEEP) ? id + 1u : 0u;
         if (!near_shown(app->shown_x[id], w->x[i]) || !near_shown(app->shown_y[id], w->y[i]) ||
             (!paused && (!near_shown(app->shown_x[id], app->prev_x[id]) ||
                          !near_shown(app->shown_y[id], app->prev_y[id]))))

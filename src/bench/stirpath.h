@@ -5,6 +5,7 @@
 #ifndef BP_STIRPATH_H
 #define BP_STIRPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 

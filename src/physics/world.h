@@ -14,8 +14,8 @@ bp_world *bp_world_new(const bp_params *params);
 void bp_world_destroy(bp_world *world);
 
 /* Snapshots (bp_world_state, bodies.h): the ball store, and the memory
- * the soft solver carries from step to step (its kept impulses and
- * islands), so that a world restored steps on exactly as the saved one. */
+ * the soft solver carries from step to step (its kept impulses), so that
+ * a world restored steps on exactly as the saved one. */
 /* Bytes a state of this world holds. */
 size_t bp_world_state_size(const bp_world *world);
 /* Copies the world into st, reusing its buffer. false when memory runs out

@@ -2,7 +2,6 @@
  * An island sleeps whole, keeping its contacts' impulses (contact
  * memory); it wakes in part (wake.c). */
 #include <math.h>
-#include <stdlib.h>
 
 #include "soft_internal.h"
 
@@ -71,10 +70,7 @@ bool bp_soft_sleep_islands(bp_soft *soft, bp_world *world, double dt)
         uint32_t a = c->a, b = c->b;
         if (b == world->count || ((world->flags[a] | world->flags[b]) & BP_BALL_ASLEEP))
             continue; /* a side or wall, or a sleeper */
-        double dx = world->x[b] - world->x[a], dy = world->y[b] - world->y[a];
-        double ra = world->r[a], rb = world->r[b];
-        double touch = ra + rb + BP_SOFT_TOUCH_OVER_R * (ra < rb ? ra : rb);
-        if (!(dx * dx + dy * dy < touch * touch))
+        if (!bp_soft_touching(world, a, b))
             continue;
         uint32_t x = find_root(soft->parent, a), y = find_root(soft->parent, b);
         if (x != y)

@@ -25,10 +25,6 @@
  * one bin). */
 #define BP_SOFT_INSERTION_MAX 16
 
-/* Closer than this (a part of the smaller radius) two surfaces touch: they
- * join one island, and a ball awake that moves wakes a sleeper it touches
- * (wake.c). */
-#define BP_SOFT_TOUCH_OVER_R 0.05
 
 enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
 
@@ -148,6 +144,20 @@ struct bp_soft {
 typedef struct softness {
     double bias_rate, mass_scale, impulse_scale;
 } softness;
+
+/* Closer than this (a part of the smaller radius) two surfaces touch: they
+ * join one island, and a ball awake that moves wakes a sleeper it touches
+ * (wake.c). */
+#define BP_SOFT_TOUCH_OVER_R 0.05
+
+/* Whether balls i and j touch (within BP_SOFT_TOUCH_OVER_R). */
+static inline bool bp_soft_touching(const bp_world *world, uint32_t i, uint32_t j)
+{
+    double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
+    double ri = world->r[i], rj = world->r[j];
+    double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+    return dx * dx + dy * dy < touch * touch;
+}
 
 /* Ball i's body as the world has it now (listed where soft->listed_at
  * says). A held ball weighs what it weighs here, though the world gives it

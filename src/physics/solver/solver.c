@@ -27,7 +27,8 @@
 /* Fastest push out of an overlap, in smallest radii per second: an overlap
  * heals over a few steps instead of throwing the balls apart. */
 #define BP_SOFT_PUSH_R_PER_S 20.0
-/* Rounds of waking (and listing the pairs of the woken) in one step. */
+/* Rounds of waking (and listing the pairs of the woken) in one step: one
+ * ring of sleepers a round, as far as wake.c's margin reaches (8). */
 #define BP_SOFT_WAKE_ROUNDS 8
 
 double bp_soft_sag(const bp_params *params)

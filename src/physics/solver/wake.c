@@ -12,39 +12,33 @@
 #include "soft_internal.h"
 
 /* Contacts from a ball that moves within which sleepers wake, and one
- * more for every this many of its radii it goes in a step (at most
- * BP_SOFT_WAKE_RINGS_MAX in all): a ball the hand drags through a pile at
- * 600 px/s shoved its neighbours into sleepers two contacts off, which
- * stood like rocks and squeezed them out at twice the hand's speed. */
+ * more for each half of its radius (or part of one) it goes in the piece
+ * of a step, at most BP_SOFT_WAKE_RINGS_MAX in all: a ball the hand drags
+ * through a pile at 600 px/s shoved its neighbours into sleepers two
+ * contacts off, which stood like rocks and squeezed them out at twice the
+ * hand's speed. A round of the step's start (solver.c) wakes one ring, so
+ * its rounds must be at least BP_SOFT_WAKE_RINGS_MAX. */
 #define BP_SOFT_WAKE_RINGS 4
 #define BP_SOFT_WAKE_RADII_PER_RING 0.5
 #define BP_SOFT_WAKE_RINGS_MAX 8
 
-/* Whether balls i and j touch (within BP_SOFT_TOUCH_OVER_R). */
-static bool touching(const bp_world *world, uint32_t i, uint32_t j)
-{
-    double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
-    double ri = world->r[i], rj = world->r[j];
-    double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
-    return dx * dx + dy * dy < touch * touch;
-}
-
 /* Whether the ball awake of pair (i, j), one of them asleep, hits the
  * sleeper within dt s: closes on it faster than a resting contact does
- * (rest_speed), with its velocity and a step's gravity, and reaches it; or
- * is held and touches it. A sleeper hit within the step, not woken, stood
- * in it as a rock: a ball dropped on a sleeping ball bounced off as off
- * the floor, and the sleeper never moved (awake, it rolls aside). */
+ * (rest_speed), with its velocity and a step's gravity, and reaches it. A
+ * sleeper hit within the step, not woken, stood in it as a rock: a ball
+ * dropped on a sleeping ball bounced off it as off the floor, and the
+ * sleeper never moved (awake, it rolls aside). */
 static bool hits_sleeper(const bp_world *world, uint32_t i, uint32_t j, double dt,
                          double rest_speed)
 {
     uint32_t awake = (world->flags[i] & BP_BALL_ASLEEP) ? j : i;
-    if ((world->flags[awake] & BP_BALL_HELD) && touching(world, i, j))
-        return true;
     double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
     double ri = world->r[i], rj = world->r[j];
     double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
-    double d = sqrt(dx * dx + dy * dy), toward = awake == i ? 1.0 / d : -1.0 / d;
+    double d = sqrt(dx * dx + dy * dy);
+    if (!(d > 0.0))
+        return true; /* one centre on the other: no normal, and the deepest overlap */
+    double toward = awake == i ? 1.0 / d : -1.0 / d;
     double vy = world->vy[awake] + world->params.gravity * dt;
     double closing = (world->vx[awake] * dx + vy * dy) * toward; /* along (dx, dy) * toward */
     return closing > rest_speed && d - touch < closing * dt;
@@ -59,8 +53,8 @@ static uint8_t own_reach(const bp_world *world, size_t i, double slow, double dt
     bool held = world->flags[i] & BP_BALL_HELD;
     if (!held && v2 <= slow * slow && spin * spin <= slow * slow)
         return 0;
-    double more = ceil(sqrt(v2) * dt / (BP_SOFT_WAKE_RADII_PER_RING * world->r[i]));
-    double rings = BP_SOFT_WAKE_RINGS + (more < BP_SOFT_WAKE_RINGS_MAX ? more : BP_SOFT_WAKE_RINGS_MAX);
+    double rings = BP_SOFT_WAKE_RINGS +
+                   ceil(sqrt(v2) * dt / (BP_SOFT_WAKE_RADII_PER_RING * world->r[i]));
     return (uint8_t)(rings < BP_SOFT_WAKE_RINGS_MAX ? rings : BP_SOFT_WAKE_RINGS_MAX);
 }
 
@@ -94,7 +88,7 @@ static uint8_t *reach_of_motion(const bp_soft *soft, const bp_world *world, doub
     size_t links = 0;
     for (size_t k = 0; k < bp->pair_count; k++) {
         uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
-        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && touching(world, i, j)) {
+        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && bp_soft_touching(world, i, j)) {
             start[i + 2]++;
             start[j + 2]++;
             links += 2;
@@ -107,7 +101,7 @@ static uint8_t *reach_of_motion(const bp_soft *soft, const bp_world *world, doub
         return NULL;
     for (size_t k = 0; k < bp->pair_count; k++) {
         uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
-        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && touching(world, i, j)) {
+        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && bp_soft_touching(world, i, j)) {
             next[start[i + 1]++] = j;
             next[start[j + 1]++] = i;
         }
@@ -143,9 +137,14 @@ size_t bp_soft_wake_near_motion(bp_soft *soft, bp_world *world, double dt)
         mixed = (world->flags[bp->pairs[k].a] ^ world->flags[bp->pairs[k].b]) & BP_BALL_ASLEEP;
     if (!mixed)
         return 0; /* no ball awake is near a sleeper */
+    /* This round's arrays go back at its end: a step has up to
+     * BP_SOFT_WAKE_ROUNDS rounds in each of up to four pieces. */
+    bp_scratch_mark mark = bp_scratch_mark_now(world->scratch);
     const uint8_t *reach = reach_of_motion(soft, world, dt);
-    if (!reach)
+    if (!reach) {
+        bp_scratch_release(world->scratch, mark);
         return SIZE_MAX;
+    }
     double rest_speed = bp_params_rest_speed(&world->params);
     size_t woken = 0;
     for (size_t k = 0; k < bp->pair_count; k++) {
@@ -154,11 +153,13 @@ size_t bp_soft_wake_near_motion(bp_soft *soft, bp_world *world, double dt)
         if (!((fi ^ fj) & BP_BALL_ASLEEP))
             continue;
         uint32_t sleeper = (fi & BP_BALL_ASLEEP) ? i : j, awake = sleeper == i ? j : i;
-        bool near_motion = reach[awake] > 0 && touching(world, i, j);
+        /* A held ball reaches at least BP_SOFT_WAKE_RINGS: what it touches wakes. */
+        bool near_motion = reach[awake] > 0 && bp_soft_touching(world, i, j);
         if (near_motion || hits_sleeper(world, i, j, dt, rest_speed)) {
             bp_world_wake(world, sleeper);
             woken++;
         }
     }
+    bp_scratch_release(world->scratch, mark);
     return woken;
 }
