@@ -58,6 +58,12 @@ static uint8_t own_reach(const bp_world *world, size_t i, double slow, double dt
     return (uint8_t)(rings < BP_SOFT_WAKE_RINGS_MAX ? rings : BP_SOFT_WAKE_RINGS_MAX);
 }
 
+/* Whether balls i and j are both awake and touch. */
+static bool awake_and_touching(const bp_world *world, uint32_t i, uint32_t j)
+{
+    return !((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && bp_soft_touching(world, i, j);
+}
+
 /* Per ball, how many contacts further the motion around it reaches: a
  * ball's own reach, or one less than its most reaching neighbour's
  * through touching balls awake (a breadth-first search from the movers,
@@ -88,7 +94,7 @@ static uint8_t *reach_of_motion(const bp_soft *soft, const bp_world *world, doub
     size_t links = 0;
     for (size_t k = 0; k < bp->pair_count; k++) {
         uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
-        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && bp_soft_touching(world, i, j)) {
+        if (awake_and_touching(world, i, j)) {
             start[i + 2]++;
             start[j + 2]++;
             links += 2;
@@ -101,7 +107,7 @@ static uint8_t *reach_of_motion(const bp_soft *soft, const bp_world *world, doub
         return NULL;
     for (size_t k = 0; k < bp->pair_count; k++) {
         uint32_t i = bp->pairs[k].a, j = bp->pairs[k].b;
-        if (!((world->flags[i] | world->flags[j]) & BP_BALL_ASLEEP) && bp_soft_touching(world, i, j)) {
+        if (awake_and_touching(world, i, j)) {
             next[start[i + 1]++] = j;
             next[start[j + 1]++] = i;
         }
