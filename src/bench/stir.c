@@ -115,27 +115,24 @@ static void centres_by_id(const bp_world *world, size_t count, double *xy)
     }
 }
 
-/* How many of the first count balls by id are awake. */
-static size_t awake_by_id(const bp_world *world, size_t count)
-{
-    size_t awake = 0;
-    for (uint32_t id = 0; id < count; id++) {
-        int64_t i = bp_world_index_of(world, id);
-        awake += i >= 0 && !(world->flags[i] & BP_BALL_ASLEEP);
-    }
-    return awake;
-}
+/* The first count balls by id: how many are awake, and how many move
+ * (bp_stir_moving). */
+typedef struct pile_count {
+    size_t awake, moving;
+} pile_count;
 
-/* How many of the first count balls by id move (bp_stir_moving). */
-static size_t moving_by_id(const bp_world *world, size_t count)
+static pile_count count_pile(const bp_world *world, size_t count)
 {
-    size_t moving = 0;
+    pile_count c = {0, 0};
     const bp_params *p = &world->params;
     for (uint32_t id = 0; id < count; id++) {
         int64_t i = bp_world_index_of(world, id);
-        moving += i >= 0 && bp_stir_moving(world->vx[i], world->vy[i], p->gravity, p->hz);
+        if (i < 0)
+            continue;
+        c.awake += !(world->flags[i] & BP_BALL_ASLEEP);
+        c.moving += bp_stir_moving(world->vx[i], world->vy[i], p->gravity, p->hz);
     }
-    return moving;
+    return c;
 }
 
 /* Our solver's stir: the world as `ballpit --pit N --settle S` makes it,
@@ -153,7 +150,7 @@ static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_r
     bool ok = world && start && end;
     if (ok) {
         centres_by_id(world, o->n, start);
-        *out = (bp_stir_result){.asleep_at_start = o->n - awake_by_id(world, o->n)};
+        *out = (bp_stir_result){.asleep_at_start = o->n - count_pile(world, o->n).awake};
         bp_steptime_reset(&out->steps);
         bp_session session;
         bp_session_init(&session, world, &opts);
@@ -165,14 +162,15 @@ static bool stir_ours(int64_t solver, const options *o, bp_replay *rp, bp_stir_r
             if (!ok)
                 break;
             bp_steptime_add(&out->steps, bp_bench_clock_s() - t0);
-            out->awake_sum += (double)awake_by_id(world, o->n);
-            out->moving_sum += (double)moving_by_id(world, o->n);
+            pile_count now = count_pile(world, o->n);
+            out->awake_sum += (double)now.awake;
+            out->moving_sum += (double)now.moving;
         }
         bp_session_free(&session);
         centres_by_id(world, o->n, end);
         bp_stir_measure(start, end, o->n, BP_PIT_RADIUS, world->params.width,
                         world->params.height, out);
-        out->awake_at_end = awake_by_id(world, o->n);
+        out->awake_at_end = count_pile(world, o->n).awake;
     } else if (status == 0) {
         snprintf(err, sizeof err, "out of memory");
     }

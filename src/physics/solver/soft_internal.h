@@ -150,12 +150,18 @@ typedef struct softness {
  * (wake.c). */
 #define BP_SOFT_TOUCH_OVER_R 0.05
 
+/* How far apart the centres of balls i and j are when they touch, px. */
+static inline double bp_soft_touch_distance(const bp_world *world, uint32_t i, uint32_t j)
+{
+    double ri = world->r[i], rj = world->r[j];
+    return ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+}
+
 /* Whether balls i and j touch (within BP_SOFT_TOUCH_OVER_R). */
 static inline bool bp_soft_touching(const bp_world *world, uint32_t i, uint32_t j)
 {
     double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
-    double ri = world->r[i], rj = world->r[j];
-    double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+    double touch = bp_soft_touch_distance(world, i, j);
     return dx * dx + dy * dy < touch * touch;
 }
 

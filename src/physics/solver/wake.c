@@ -33,8 +33,7 @@ static bool hits_sleeper(const bp_world *world, uint32_t i, uint32_t j, double d
 {
     uint32_t awake = (world->flags[i] & BP_BALL_ASLEEP) ? j : i;
     double dx = world->x[j] - world->x[i], dy = world->y[j] - world->y[i];
-    double ri = world->r[i], rj = world->r[j];
-    double touch = ri + rj + BP_SOFT_TOUCH_OVER_R * (ri < rj ? ri : rj);
+    double touch = bp_soft_touch_distance(world, i, j);
     double d = sqrt(dx * dx + dy * dy);
     if (!(d > 0.0))
         return true; /* one centre on the other: no normal, and the deepest overlap */
