@@ -22,6 +22,7 @@ typedef struct bp_statics bp_statics;
 typedef struct bp_sweep bp_sweep;
 typedef struct bp_soft bp_soft;
 typedef struct bp_scratch bp_scratch;
+typedef struct bp_workers bp_workers;
 
 typedef struct bp_world {
     bp_params params;
@@ -62,6 +63,7 @@ typedef struct bp_world {
      * of per-index data (the broad phase's sort) checks to stay valid. */
     uint64_t layout_stamp;
     int threads;    /* worker threads for the step (results never depend on it) */
+    bp_workers *workers; /* their pool, for either solver (world.h: bp_world_workers) */
     bp_passes *passes;   /* the passes solver's state (passes.h) */
     bp_statics *statics; /* walls and sides prepared for collision (walls.h) */
     bp_sweep *sweep;     /* the fast-ball sweep's per-ball state and grid (sweep.h) */

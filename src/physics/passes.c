@@ -45,9 +45,6 @@
 /* Most position-only clean-up passes per step (the overlap they stop at:
  * BP_CLEANUP_OVER_R, tolerances.h). */
 #define BP_CLEANUP_PASSES 6
-/* From this many balls on, worker threads (--threads) pay for their
- * hand-overs. */
-#define BP_SOLVER_THREADS_MIN_BALLS 8192
 /* From this many balls on, the step reorders the balls in memory by grid
  * cell, every BP_SOLVER_REORDER_EVERY steps: in a few steps few balls leave
  * their neighbours far behind in memory, so shuffling a dozen arrays every
@@ -92,7 +89,7 @@ struct bp_passes {
      * rather than taken from the scratch arena. */
     moved_list *moved;      /* per strip slot: the balls a clean-up pass pushed */
     size_t moved_lists;
-    bp_workers *workers;  /* NULL: the caller does all the work */
+    bp_workers *workers;  /* the step's (bp_passes_begin_step); NULL: none */
     /* Per ball: 1 for a ball find_missed_pairs looks around; all 0
      * between uses, so kept rather than cleared anew in the arena. */
     uint8_t *far_mover;
@@ -135,7 +132,6 @@ void bp_passes_destroy(bp_passes *solver)
             free(solver->missed_pieces[k].around);
         }
     free(solver->missed_pieces);
-    bp_workers_destroy(solver->workers);
     free(solver);
 }
 
@@ -722,19 +718,6 @@ static bool reorder_due(const bp_world *world)
     return awake >= enough;
 }
 
-/* Worker threads, once the world asks for more than one and is big enough
- * for them to pay; none otherwise. Results are the same either way. */
-static void update_workers(bp_passes *solver, const bp_world *world)
-{
-    int wanted = world->threads > 1 && world->count >= BP_SOLVER_THREADS_MIN_BALLS
-                     ? world->threads
-                     : 1;
-    if (bp_workers_count(solver->workers) == wanted)
-        return;
-    bp_workers_destroy(solver->workers);
-    /* Without threads the step runs on the caller alone: slower, same. */
-    solver->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
-}
 
 /* Copies of the centres of balls, in pieces by index: of every ball, or of
  * the balls awake. */
@@ -998,7 +981,6 @@ bool bp_passes_resolve(bp_world *world, double rest_speed, bool last_substep)
      * from the world's arena. */
     bp->scratch = world->scratch;
     solver->support.scratch = world->scratch;
-    update_workers(solver, world);
     double r_min = world->r_min;
     double list_margin = bp_passes_list_margin(world);
     if (!bp_broadphase_sort(bp, world, list_margin, solver->workers))
@@ -1067,7 +1049,7 @@ bool bp_passes_resolve(bp_world *world, double rest_speed, bool last_substep)
     return true;
 }
 
-bool bp_passes_begin_step(bp_world *world)
+bool bp_passes_begin_step(bp_world *world, bp_workers *workers)
 {
     bp_passes *solver = world->passes;
     size_t n = world->count, c1 = solver->start_capacity, c2 = c1;
@@ -1075,7 +1057,7 @@ bool bp_passes_begin_step(bp_world *world)
         !bp_reserve((void **)&solver->start_y, &c2, n + 1, sizeof(double)))
         return false;
     solver->start_capacity = c1;
-    update_workers(solver, world);
+    solver->workers = workers;
     /* The starts serve sleep and the missed pairs, which only a world with
      * gravity has: without it they are not kept, and copied whole when
      * gravity returns. */
@@ -1092,12 +1074,6 @@ bool bp_passes_begin_step(bp_world *world)
     solver->starts_layout = world->layout_stamp;
     solver->supported_valid = false;
     return true;
-}
-
-bp_workers *bp_passes_workers(bp_world *world)
-{
-    update_workers(world->passes, world);
-    return world->passes->workers;
 }
 
 void bp_passes_end_step(bp_world *world)

@@ -21,15 +21,11 @@ void bp_passes_destroy(bp_passes *solver);
 bool bp_passes_resolve(bp_world *world, double rest_speed, bool last_substep);
 
 /* Around the substeps of one step: the first remembers where the balls
- * start (false on allocation failure); the last counts the balls that rested
+ * start, and the step's worker threads (NULL: none) for its substeps
+ * (false on allocation failure); the last counts the balls that rested
  * through the step towards sleep (sleep.h). */
-bool bp_passes_begin_step(bp_world *world);
+bool bp_passes_begin_step(bp_world *world, bp_workers *workers);
 void bp_passes_end_step(bp_world *world);
-
-/* The worker threads of the step (world->threads of them, when the world
- * is big enough for threads to pay), for its other parts to share; NULL
- * when the caller works alone. */
-bp_workers *bp_passes_workers(bp_world *world);
 
 /* How far apart (px, beyond touching) two balls are still listed as a
  * pair: a fraction of the smallest radius, at least every pair's touch

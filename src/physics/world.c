@@ -8,6 +8,11 @@
 #include "solver/solver.h"
 #include "sweep.h"
 #include "walls.h"
+#include "workers.h"
+
+/* From this many balls on, worker threads (--threads) pay for their
+ * hand-overs. */
+#define BP_WORLD_THREADS_MIN_BALLS 8192
 
 bp_world *bp_world_new(const bp_params *params)
 {
@@ -33,12 +38,25 @@ void bp_world_destroy(bp_world *world)
     if (!world)
         return;
     bp_passes_destroy(world->passes);
+    bp_workers_destroy(world->workers);
     bp_statics_destroy(world->statics);
     bp_sweep_destroy(world->sweep);
     bp_soft_destroy(world->soft);
     bp_scratch_destroy(world->scratch);
     bp_bodies_release(world);
     free(world);
+}
+
+bp_workers *bp_world_workers(bp_world *world)
+{
+    int wanted = world->threads > 1 && world->count >= BP_WORLD_THREADS_MIN_BALLS
+                     ? world->threads
+                     : 1;
+    if (bp_workers_count(world->workers) != wanted) {
+        bp_workers_destroy(world->workers);
+        world->workers = wanted > 1 ? bp_workers_create(wanted) : NULL;
+    }
+    return world->workers;
 }
 
 size_t bp_world_state_size(const bp_world *world)

@@ -12,6 +12,11 @@
 bp_world *bp_world_new(const bp_params *params);
 /* Frees the world, its balls and walls and every subsystem. */
 void bp_world_destroy(bp_world *world);
+/* The step's worker threads, for whichever solver steps: as many as
+ * world->threads once the world is big enough for them to pay for their
+ * hand-overs, else NULL (the caller does all the work; results are the
+ * same either way). */
+bp_workers *bp_world_workers(bp_world *world);
 
 /* Snapshots (bp_world_state, bodies.h): the ball store, and the memory
  * the soft solver carries from step to step (its kept impulses), so that
