@@ -113,7 +113,10 @@ static bool between_sleepers(const bp_world *world, const contact_memory *m)
 }
 
 /* Keeps the impulses of this step's contacts (by_key: them in key order,
- * from bp_soft_recall_all; a piece's times pieces, a whole step's), and
+ * from bp_soft_recall_all; a piece's times pieces, a whole step's, within
+ * the friction and rolling resistance of the normal impulse, as a recall
+ * would take them: restitution may have lowered the normal impulse after
+ * the sweeps, and a scene file holds nothing a ball could not carry), and
  * those of contacts between sleepers (which no pair lists while they
  * sleep): a pile woken starts from the impulses it fell asleep with. Both
  * are sorted already, and merged (sorting a settled pile's whole memory
@@ -128,11 +131,15 @@ bool bp_soft_remember(bp_soft *soft, const bp_world *world, const keyed_contact 
     if (!fresh)
         return false;
     size_t fresh_count = 0;
+    const bp_params *p = &world->params;
     for (size_t i = 0; i < soft->contact_count; i++) {
         const soft_contact *c = &soft->contacts[by_key[i].k];
-        if (c->jn > 0.0 || c->jt != 0.0)
+        double t_most = p->friction * c->jn, r_most = p->rolling * c->jn * c->roll_r;
+        double jt = bp_min(bp_max(c->jt, -t_most), t_most);
+        double jr = bp_min(bp_max(c->jr, -r_most), r_most);
+        if (c->jn > 0.0 || jt != 0.0)
             fresh[fresh_count++] =
-                (contact_memory){by_key[i].key, c->jn * pieces, c->jt * pieces, c->jr * pieces};
+                (contact_memory){by_key[i].key, c->jn * pieces, jt * pieces, jr * pieces};
     }
     if (!bp_reserve((void **)&soft->spare, &soft->spare_capacity,
                     soft->memory_count + fresh_count + 1, sizeof(contact_memory)))
