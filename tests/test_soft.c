@@ -609,9 +609,40 @@ static void lanes_give_the_scalar_bits(void)
     bp_world_destroy(runs[1]);
 }
 
+/* A pit big enough for worker threads (and for the sweeps in columns that
+ * they share), landing: one thread with the lanes, two with them and two
+ * without give the same bits. */
+static void threads_give_the_same_bits(void)
+{
+    const uint64_t n = 9000;
+    bp_world *runs[3];
+    for (int r = 0; r < 3; r++) {
+        bp_soft_use_lanes(r < 2);
+        runs[r] = soft_pit(bp_pit_params(n), n, 2);
+        runs[r]->threads = r == 0 ? 1 : 2;
+        for (int s = 0; s < 120; s++)
+            bp_world_step(runs[r]);
+    }
+    bp_soft_use_lanes(true);
+    size_t differ[2] = {0, 0};
+    for (int r = 1; r < 3; r++) {
+        const bp_world *a = runs[0], *b = runs[r];
+        for (size_t i = 0; i < a->count && i < b->count; i++)
+            differ[r - 1] += a->id[i] != b->id[i] || a->x[i] != b->x[i] || a->y[i] != b->y[i] ||
+                             a->vx[i] != b->vx[i] || a->vy[i] != b->vy[i] || a->w[i] != b->w[i];
+        differ[r - 1] += a->count != b->count;
+    }
+    printf("# 9,000 landing, 120 steps: %zu and %zu balls differ\n", differ[0], differ[1]);
+    TAP_OK(differ[0] == 0, "a pit of 9,000: two threads give one thread's bits");
+    TAP_OK(differ[1] == 0, "and two threads without the lanes too");
+    for (int r = 0; r < 3; r++)
+        bp_world_destroy(runs[r]);
+}
+
 int main(void)
 {
     lanes_give_the_scalar_bits();
+    threads_give_the_same_bits();
     the_pit();
     other_pours();
     a_pour_saved_and_loaded_awake_stands();

@@ -259,13 +259,14 @@ bool bp_world_step(bp_world *world)
          * piece a crowd landing at 1,500 px/s on a pile sank balls 1.96 r
          * into each other where the balls ahead stopped and those behind,
          * further than the contacts listed reach, came on. */
-        int k = substeps_for(world, dt, NULL), pieces = k > 2 ? 4 : k;
+        bp_workers *workers = bp_world_workers(world);
+        int k = substeps_for(world, dt, workers), pieces = k > 2 ? 4 : k;
         double dv = gravity_shift(world, dt / BP_SOFT_SUBSTEPS, pieces);
         uint8_t *shifted = pieces > 1 ? shift_to_substeps(world, dt, dv) : NULL;
         if (pieces > 1 && !shifted)
             return false;
         for (int s = 0; s < pieces; s++)
-            if (!bp_soft_step(world, dt, pieces))
+            if (!bp_soft_step(world, dt, pieces, workers))
                 return false;
         if (shifted)
             shift_from_substeps(world, dv, shifted);

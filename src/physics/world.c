@@ -10,10 +10,6 @@
 #include "walls.h"
 #include "workers.h"
 
-/* From this many balls on, worker threads (--threads) pay for their
- * hand-overs. */
-#define BP_WORLD_THREADS_MIN_BALLS 8192
-
 bp_world *bp_world_new(const bp_params *params)
 {
     bp_world *world = calloc(1, sizeof *world);

@@ -12,10 +12,14 @@
 bp_world *bp_world_new(const bp_params *params);
 /* Frees the world, its balls and walls and every subsystem. */
 void bp_world_destroy(bp_world *world);
+/* From this many balls on, worker threads (--threads) pay for their
+ * hand-overs. */
+#define BP_WORLD_THREADS_MIN_BALLS 8192
+
 /* The step's worker threads, for whichever solver steps: as many as
- * world->threads once the world is big enough for them to pay for their
- * hand-overs, else NULL (the caller does all the work; results are the
- * same either way). */
+ * world->threads once the world has BP_WORLD_THREADS_MIN_BALLS balls,
+ * else NULL (the caller does all the work; results are the same either
+ * way). */
 bp_workers *bp_world_workers(bp_world *world);
 
 /* Snapshots (bp_world_state, bodies.h): the ball store, and the memory

@@ -4,12 +4,16 @@
  * push overlaps out through a soft constraint, the sweep without the push
  * (relax), restitution, and the impulses unpacked for the contacts' memory.
  * This is the scalar sweep; contact_solver_wide.c does the same operations
- * in SIMD lanes, in the same order, for the same bits. */
+ * in SIMD lanes, in the same order, for the same bits. With worker threads
+ * the groups of blocks that share no ball (columns of a big pile,
+ * colour.c) are shared out among them, which gives the same bits too. */
 #include <math.h>
 
 #include "minmax.h"
 #include "scratch.h"
 #include "soft_internal.h"
+#include "workers.h"
+
 
 /* A damped spring of frequency hz and damping ratio zeta, solved
  * implicitly over h s: the part of an overlap it closes per second, and how
@@ -75,15 +79,19 @@ void bp_soft_unpack_blocks(bp_soft *soft)
 }
 
 /* Gives lane l's impulses (normal pn, tangential pt, rolling pr) to its
- * bodies at the contact point: b takes them, a their opposite. */
-static inline void apply(soft_body *bodies, const contact_block *q, int l, double pn, double pt,
-                         double pr)
+ * bodies at the contact point: b takes them, a their opposite. The still
+ * body (a side's or wall's, index still) is left as it is: of no mass, it
+ * would stay 0, and left alone it is written by no thread. */
+static inline void apply(soft_body *bodies, const contact_block *q, int l, uint32_t still,
+                         double pn, double pt, double pr)
 {
     double px = pn * q->nx[l] - pt * q->ny[l], py = pn * q->ny[l] + pt * q->nx[l];
     soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
     a->vx -= px * a->im;
     a->vy -= py * a->im;
     a->w -= (pt * a->r + pr) * a->ii;
+    if (q->b[l] == still)
+        return;
     b->vx += px * b->im;
     b->vy += py * b->im;
     b->w += (pr - pt * b->r) * b->ii;
@@ -95,23 +103,25 @@ static inline bool empty_lane(const contact_block *q, int l)
     return q->a[l] == q->b[l];
 }
 
-/* The impulses the contacts carry, given again at the substep's start. */
-void bp_soft_warm_start(bp_soft *soft)
+/* The impulses blocks [lo, hi) carry, given again (shared: while other
+ * threads do other blocks). */
+static void warm_start_blocks(bp_soft *soft, size_t lo, size_t hi, bool shared)
 {
     if (bp_soft_wide_available()) {
-        bp_soft_warm_start_wide(soft);
+        bp_soft_warm_start_wide(soft, lo, hi, shared);
         return;
     }
-    for (size_t i = 0; i < soft->block_count; i++) {
+    for (size_t i = lo; i < hi; i++) {
         const contact_block *q = &soft->blocks[i];
         for (int l = 0; l < BP_SOFT_LANES; l++)
             if (!empty_lane(q, l))
-                apply(soft->bodies, q, l, q->jn[l], q->jt[l], q->jr[l]);
+                apply(soft->bodies, q, l, soft->still, q->jn[l], q->jt[l], q->jr[l]);
     }
 }
 
 /* Lane l of block q swept once (law: the substep's push and laws). */
-static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const sweep_law *law)
+static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, uint32_t still,
+                              const sweep_law *law)
 {
     soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
     /* The gap now: as listed, and closed by how far each centre moved. */
@@ -137,7 +147,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
     double jt = bp_min(bp_max(q->jt[l] - vt * q->kt[l], -limit), limit);
     double dt_ = jt - q->jt[l];
     q->jt[l] = jt;
-    apply(bodies, q, l, dn, dt_, 0.0);
+    apply(bodies, q, l, still, dn, dt_, 0.0);
     /* Rolling resistance against the relative spin, never reversing it. */
     if (law->rolling > 0.0 && q->kr[l] > 0.0) {
         double spin = a->w - b->w;
@@ -145,8 +155,75 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
         double jr = bp_min(bp_max(q->jr[l] + spin * q->kr[l], -rlimit), rlimit);
         double dr = jr - q->jr[l];
         q->jr[l] = jr;
-        apply(bodies, q, l, 0.0, 0.0, dr);
+        apply(bodies, q, l, still, 0.0, 0.0, dr);
     }
+}
+
+/* Blocks [lo, hi) swept once (shared: while other threads do other
+ * blocks). */
+static void sweep_blocks(bp_soft *soft, size_t lo, size_t hi, const sweep_law *law, bool shared)
+{
+    if (bp_soft_wide_available()) {
+        bp_soft_sweep_wide(soft, lo, hi, law, shared);
+        return;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        contact_block *q = &soft->blocks[i];
+        for (int l = 0; l < BP_SOFT_LANES; l++)
+            if (!empty_lane(q, l))
+                sweep_lane(soft->bodies, q, l, soft->still, law);
+    }
+}
+
+/* Blocks [lo, hi) swept, or given their impulses again (law NULL). */
+static void sweep_or_warm(bp_soft *soft, size_t lo, size_t hi, const sweep_law *law, bool shared)
+{
+    if (law)
+        sweep_blocks(soft, lo, hi, law, shared);
+    else
+        warm_start_blocks(soft, lo, hi, shared);
+}
+
+/* Groups [first, end) of blocks (soft->group_first), which share no ball,
+ * swept (law NULL: warm started) in pieces of whole groups. */
+typedef struct groups_job {
+    bp_soft *soft;
+    const sweep_law *law;
+    size_t first, end;
+    int pieces;
+} groups_job;
+
+static void groups_piece(void *context, int piece)
+{
+    const groups_job *job = context;
+    size_t groups = job->end - job->first;
+    size_t lo = job->first + bp_piece_start(groups, piece, job->pieces);
+    size_t hi = job->first + bp_piece_start(groups, piece + 1, job->pieces);
+    sweep_or_warm(job->soft, job->soft->group_first[lo], job->soft->group_first[hi], job->law,
+                  true);
+}
+
+/* Every block once (law NULL: the warm start): the groups of each kind,
+ * which share no ball, on the step's threads, then the rest in order. The
+ * blocks of a group go in order on one thread, so any thread count gives
+ * the same bits. */
+static void sweep_all(bp_soft *soft, const sweep_law *law)
+{
+    int cores = bp_workers_cores(soft->workers);
+    size_t done = 0;
+    for (int kind = 0; kind < 2 && cores > 1; kind++) {
+        groups_job job = {soft, law, done, soft->shared[kind], cores};
+        if (job.end > job.first)
+            bp_workers_run(soft->workers, groups_piece, &job, cores);
+        done = job.end;
+    }
+    sweep_or_warm(soft, soft->group_first[done], soft->block_count, law, false);
+}
+
+/* The impulses the contacts carry, given again at the substep's start. */
+void bp_soft_warm_start(bp_soft *soft)
+{
+    sweep_all(soft, NULL);
 }
 
 /* One Gauss-Seidel sweep over the contacts, batch by batch: the push out
@@ -155,16 +232,7 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, const 
  * after the move: the push leaves no speed behind). */
 void bp_soft_sweep(bp_soft *soft, const sweep_law *law)
 {
-    if (bp_soft_wide_available()) {
-        bp_soft_sweep_wide(soft, law);
-        return;
-    }
-    for (size_t i = 0; i < soft->block_count; i++) {
-        contact_block *q = &soft->blocks[i];
-        for (int l = 0; l < BP_SOFT_LANES; l++)
-            if (!empty_lane(q, l))
-                sweep_lane(soft->bodies, q, l, law);
-    }
+    sweep_all(soft, law);
 }
 
 /* A contact hit faster than a resting one closes bounces with the
@@ -183,7 +251,7 @@ void bp_soft_restitution(bp_soft *soft, double e, double rest_speed)
             double jn = bp_max(q->jn[l] - q->kn[l] * (vn + e * q->vn0[l]), 0.0);
             double dn = jn - q->jn[l];
             q->jn[l] = jn;
-            apply(soft->bodies, q, l, dn, 0.0, 0.0);
+            apply(soft->bodies, q, l, soft->still, dn, 0.0, 0.0);
         }
     }
 }

@@ -6,7 +6,9 @@
  * give the same bits: a run, its replay and its dump do not depend on the
  * machine. The contacts of a block share no ball (colour.c), so the lanes
  * read and write distinct bodies; an empty lane and every side and wall
- * write the still body, which stays 0 whatever they add to it. */
+ * read the still body; on threads that share the sweep they write their
+ * lanes into a sink of their own instead (it would stay 0 whatever they
+ * added), so that no two threads write one body. */
 #include "soft_internal.h"
 
 #include "solver.h"
@@ -62,15 +64,26 @@ WIDE static inline wide_bodies load_bodies(const soft_body *bodies, const uint32
     return (wide_bodies){r0, r1, r2, r3, h0, h1, h2, h3};
 }
 
+/* Where a lane stores its body (index idx): shared with other threads,
+ * the still body's lanes (index still) into sink, which no one reads; else
+ * where it is (no thread writes it but this one, and it stays 0). */
+#define INLINE static inline __attribute__((always_inline))
+INLINE double *store_at(soft_body *bodies, uint32_t idx, const bool shared, uint32_t still,
+                        soft_body *sink)
+{
+    return !shared || idx != still ? &bodies[idx].vx : &sink->vx;
+}
+
 /* The velocities and spins back (dx goes back unchanged). */
-WIDE static inline void store_bodies(soft_body *bodies, const uint32_t *idx, const wide_bodies *w)
+WIDE INLINE void store_bodies(soft_body *bodies, const uint32_t *idx, const bool shared,
+                              uint32_t still, soft_body *sink, const wide_bodies *w)
 {
     lanes r0 = w->vx, r1 = w->vy, r2 = w->w, r3 = w->dx;
     transpose(&r0, &r1, &r2, &r3);
-    _mm256_storeu_pd(&bodies[idx[0]].vx, r0);
-    _mm256_storeu_pd(&bodies[idx[1]].vx, r1);
-    _mm256_storeu_pd(&bodies[idx[2]].vx, r2);
-    _mm256_storeu_pd(&bodies[idx[3]].vx, r3);
+    _mm256_storeu_pd(store_at(bodies, idx[0], shared, still, sink), r0);
+    _mm256_storeu_pd(store_at(bodies, idx[1], shared, still, sink), r1);
+    _mm256_storeu_pd(store_at(bodies, idx[2], shared, still, sink), r2);
+    _mm256_storeu_pd(store_at(bodies, idx[3], shared, still, sink), r3);
 }
 
 /* The scalar apply: b takes impulses (pn, pt, pr) at the contact, a their
@@ -149,7 +162,8 @@ WIDE static inline void roll(contact_block *q, wide_bodies *a, wide_bodies *b,
 }
 
 /* One block's four contacts swept once: sweep_lane in every lane. */
-WIDE static void sweep_block(soft_body *bodies, contact_block *q, const sweep_law *law)
+WIDE INLINE void sweep_block(soft_body *bodies, contact_block *q, const bool shared,
+                             uint32_t still, soft_body *sink, const sweep_law *law)
 {
     wide_bodies a = load_bodies(bodies, q->a), b = load_bodies(bodies, q->b);
     lanes nx = _mm256_loadu_pd(q->nx), ny = _mm256_loadu_pd(q->ny);
@@ -180,8 +194,8 @@ WIDE static void sweep_block(soft_body *bodies, contact_block *q, const sweep_la
     apply(&a, &b, nx, ny, _mm256_sub_pd(jn, jn0), _mm256_sub_pd(jt, jt0), zero);
     if (law->rolling > 0.0)
         roll(q, &a, &b, law, nx, ny, jn);
-    store_bodies(bodies, q->a, &a);
-    store_bodies(bodies, q->b, &b);
+    store_bodies(bodies, q->a, shared, still, sink, &a);
+    store_bodies(bodies, q->b, shared, still, sink, &b);
 }
 
 /* Whether this CPU runs AVX, unless the lanes are turned off. */
@@ -190,22 +204,38 @@ bool bp_soft_wide_available(void)
     return !scalar_only && __builtin_cpu_supports("avx");
 }
 
-WIDE void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
+/* Block q given its impulses again (the warm start). */
+WIDE INLINE void warm_block(soft_body *bodies, const contact_block *q, const bool shared,
+                            uint32_t still, soft_body *sink)
 {
-    for (size_t i = 0; i < soft->block_count; i++)
-        sweep_block(soft->bodies, &soft->blocks[i], law);
+    wide_bodies a = load_bodies(bodies, q->a), b = load_bodies(bodies, q->b);
+    apply(&a, &b, _mm256_loadu_pd(q->nx), _mm256_loadu_pd(q->ny), _mm256_loadu_pd(q->jn),
+          _mm256_loadu_pd(q->jt), _mm256_loadu_pd(q->jr));
+    store_bodies(bodies, q->a, shared, still, sink, &a);
+    store_bodies(bodies, q->b, shared, still, sink, &b);
 }
 
-WIDE void bp_soft_warm_start_wide(bp_soft *soft)
+WIDE void bp_soft_sweep_wide(bp_soft *soft, size_t lo, size_t hi, const sweep_law *law,
+                             bool shared)
 {
-    for (size_t i = 0; i < soft->block_count; i++) {
-        const contact_block *q = &soft->blocks[i];
-        wide_bodies a = load_bodies(soft->bodies, q->a), b = load_bodies(soft->bodies, q->b);
-        apply(&a, &b, _mm256_loadu_pd(q->nx), _mm256_loadu_pd(q->ny), _mm256_loadu_pd(q->jn),
-              _mm256_loadu_pd(q->jt), _mm256_loadu_pd(q->jr));
-        store_bodies(soft->bodies, q->a, &a);
-        store_bodies(soft->bodies, q->b, &b);
-    }
+    soft_body sink; /* this thread's */
+    if (shared)
+        for (size_t i = lo; i < hi; i++)
+            sweep_block(soft->bodies, &soft->blocks[i], true, soft->still, &sink, law);
+    else
+        for (size_t i = lo; i < hi; i++)
+            sweep_block(soft->bodies, &soft->blocks[i], false, soft->still, &sink, law);
+}
+
+WIDE void bp_soft_warm_start_wide(bp_soft *soft, size_t lo, size_t hi, bool shared)
+{
+    soft_body sink; /* this thread's */
+    if (shared)
+        for (size_t i = lo; i < hi; i++)
+            warm_block(soft->bodies, &soft->blocks[i], true, soft->still, &sink);
+    else
+        for (size_t i = lo; i < hi; i++)
+            warm_block(soft->bodies, &soft->blocks[i], false, soft->still, &sink);
 }
 
 #else
@@ -216,15 +246,21 @@ bool bp_soft_wide_available(void)
     return false;
 }
 
-void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law)
+void bp_soft_sweep_wide(bp_soft *soft, size_t lo, size_t hi, const sweep_law *law, bool shared)
 {
     (void)soft;
+    (void)lo;
+    (void)hi;
     (void)law;
+    (void)shared;
 }
 
-void bp_soft_warm_start_wide(bp_soft *soft)
+void bp_soft_warm_start_wide(bp_soft *soft, size_t lo, size_t hi, bool shared)
 {
     (void)soft;
+    (void)lo;
+    (void)hi;
+    (void)shared;
 }
 
 #endif

@@ -123,11 +123,14 @@ struct bp_soft {
     size_t ball_capacity;
     size_t kept_count;   /* the world's balls, and its next id, when the */
     uint32_t kept_next_id; /* memory was last kept */
-    /* The step's batches (colour.c), in its scratch: per slot of a block,
-     * the contact it holds (or BP_SOFT_NO_CONTACT); per batch, its first
-     * block, and one past the last batch the block count. */
-    const uint32_t *slots, *batch_first;
-    size_t batch_count, block_count;
+    /* The step's blocks (colour.c), in its scratch: per slot of a block,
+     * the contact it holds (or BP_SOFT_NO_CONTACT); per group of blocks
+     * (a column of the pile, its batches in order), its first block, and
+     * one past the last group the block count. Groups [0, shared[0]) share
+     * no ball with each other, nor do groups [shared[0], shared[1]); the
+     * rest are swept after them, in order. */
+    const uint32_t *slots, *group_first;
+    size_t group_count, shared[2], block_count;
     contact_block *blocks; /* the step's contacts as the sweeps solve them */
     uint8_t *loaded;       /* per body: it carries load in this step (impacts.c) */
     uint32_t still;        /* the still body's index (the balls' count) */
@@ -136,6 +139,7 @@ struct bp_soft {
     size_t impact_count;
     bool impacts_swept;    /* the load has been marked since the first sweep */
     soft_hand *hands;      /* the step's held balls, in its scratch */
+    bp_workers *workers;   /* the step's threads for the sweeps (NULL: none) */
     size_t hand_count;
 };
 
@@ -238,8 +242,8 @@ void bp_soft_pull(bp_soft *soft);
 /* contact_solver_wide.c: the warm start and the sweep a block at a time
  * in SIMD lanes, where the CPU has them (the scalar stages' bits). */
 bool bp_soft_wide_available(void);
-void bp_soft_sweep_wide(bp_soft *soft, const sweep_law *law);
-void bp_soft_warm_start_wide(bp_soft *soft);
+void bp_soft_sweep_wide(bp_soft *soft, size_t lo, size_t hi, const sweep_law *law, bool shared);
+void bp_soft_warm_start_wide(bp_soft *soft, size_t lo, size_t hi, bool shared);
 
 /* islands.c: sleep, an island at a time. Below bp_soft_slow_speed (and
  * spin times radius), px/s, a ball in a step of dt s is slow: it may fall

@@ -60,7 +60,7 @@ static bool wake_and_list(bp_soft *soft, bp_world *world, double margin, double 
  * warm start, sweeps with the push (each followed by the hand's pull),
  * the move and a sweep without; restitution; and last the impulses kept
  * and the islands put to sleep. */
-bool bp_soft_step(bp_world *world, double dt, int pieces)
+bool bp_soft_step(bp_world *world, double dt, int pieces, bp_workers *workers)
 {
     double piece = dt / pieces, unit = 1.0 / pieces; /* unit: exact, pieces a power of two */
     bp_soft *soft = bp_soft_of(world);
@@ -69,6 +69,7 @@ bool bp_soft_step(bp_world *world, double dt, int pieces)
     const bp_params *p = &world->params;
     if (!bp_soft_reserve_balls(soft, world) || !bp_sweep_reserve(world))
         return false;
+    soft->workers = workers;
     double r_min = world->count > 0 ? world->r_min : 1.0;
     if (!wake_and_list(soft, world, bp_soft_listing_margin(world, piece, r_min), piece))
         return false;

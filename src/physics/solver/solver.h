@@ -64,11 +64,12 @@ void bp_soft_use_lanes(bool on);
 
 /* One piece of a step: the step of dt seconds split into pieces equal
  * ones (a power of two: 1, 2 or 4), of which this is one (the world's
- * statics prepared). The kept impulses stay those of a whole step's
+ * statics prepared), its sweeps shared with workers (NULL: none; the same
+ * bits either way). The kept impulses stay those of a whole step's
  * substep: a piece recalls them divided by pieces and keeps them
  * multiplied back, exactly. false when memory runs out or the stop flag
  * is raised: the step is then unfinished. */
-bool bp_soft_step(bp_world *world, double dt, int pieces);
+bool bp_soft_step(bp_world *world, double dt, int pieces, bp_workers *workers);
 
 /* What a snapshot of the world keeps of the solver: the impulses kept by
  * contact, so that a world restored steps on as the saved one did, bit for
