@@ -26,14 +26,15 @@ double bp_soft_listing_margin(const bp_world *world, double dt, double r_min)
     return BP_SOFT_MARGIN_OVER_R * r_min + (travel < most ? travel : most);
 }
 
-/* The pairs of the balls awake (none of two sleepers), within margin px;
- * false when memory runs out. */
+/* The pairs of the balls awake (none of two sleepers), within margin px,
+ * found on the step's threads (the same list with any number); false when
+ * memory runs out. */
 bool bp_soft_list_pairs(bp_soft *soft, const bp_world *world, double margin)
 {
     bp_broadphase *bp = &soft->broadphase;
     bp->awake_pairs_only = true;
-    return bp_broadphase_sort(bp, world, margin, NULL) &&
-           bp_broadphase_pairs(bp, world, margin, NULL);
+    return bp_broadphase_sort(bp, world, margin, soft->workers) &&
+           bp_broadphase_pairs(bp, world, margin, soft->workers);
 }
 
 /* The body a ball stands as in the sweeps: its own, or for a side or a
