@@ -8,6 +8,7 @@
  * the groups of blocks that share no ball (columns of a big pile,
  * colour.c) are shared out among them, which gives the same bits too. */
 #include <math.h>
+#include <stdatomic.h>
 
 #include "minmax.h"
 #include "scratch.h"
@@ -184,55 +185,78 @@ static void sweep_or_warm(bp_soft *soft, size_t lo, size_t hi, const sweep_law *
         warm_start_blocks(soft, lo, hi, shared);
 }
 
-/* Groups [first, end) of blocks (soft->group_first), which share no ball,
- * swept (law NULL: warm started) in pieces of whole groups. */
-typedef struct groups_job {
+/* Sweeps shared among threads: each piece takes its share of the groups
+ * of each kind in turn (groups of one kind share no ball), and all wait
+ * for all between kinds; the groups of neither kind and the hand's pull
+ * (hand.c) go to the first piece alone. One job for a substep's sweeps,
+ * its waits spun, where a job for each kind cost tens of microseconds in
+ * hand-overs. */
+typedef struct sweeps_job {
     bp_soft *soft;
     const sweep_law *law;
-    size_t first, end;
+    int sweeps;
+    bool warm; /* a warm start and the hand's grip first */
     int pieces;
-} groups_job;
+    atomic_size_t arrived; /* waits reached, summed over the pieces */
+} sweeps_job;
 
-static void groups_piece(void *context, int piece)
+/* Waits until every piece has reached its wait number *waits (+1). */
+static void wait_for_all(sweeps_job *job, size_t *waits)
 {
-    const groups_job *job = context;
-    size_t groups = job->end - job->first;
-    size_t lo = job->first + bp_piece_start(groups, piece, job->pieces);
-    size_t hi = job->first + bp_piece_start(groups, piece + 1, job->pieces);
-    sweep_or_warm(job->soft, job->soft->group_first[lo], job->soft->group_first[hi], job->law,
-                  true);
+    size_t all = ++*waits * (size_t)job->pieces;
+    atomic_fetch_add(&job->arrived, 1);
+    for (unsigned spin = 0; atomic_load(&job->arrived) < all; spin++)
+        bp_workers_idle_round(spin);
 }
 
-/* Every block once (law NULL: the warm start): the groups of each kind,
- * which share no ball, on the step's threads, then the rest in order. The
- * blocks of a group go in order on one thread, so any thread count gives
- * the same bits. */
-static void sweep_all(bp_soft *soft, const sweep_law *law)
+/* Piece `piece`'s share of the groups [first, end). */
+static void share_groups(bp_soft *soft, size_t first, size_t end, int piece, int pieces,
+                         const sweep_law *law)
+{
+    size_t lo = first + bp_piece_start(end - first, piece, pieces);
+    size_t hi = first + bp_piece_start(end - first, piece + 1, pieces);
+    sweep_or_warm(soft, soft->group_first[lo], soft->group_first[hi], law, pieces > 1);
+}
+
+/* The sweeps (a warm start first, with warm), and after each what the
+ * hand does, on piece `piece` of pieces. */
+static void sweeps_piece(void *context, int piece)
+{
+    sweeps_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t waits = 0;
+    for (int s = job->warm ? -1 : 0; s < job->sweeps; s++) {
+        const sweep_law *law = s < 0 ? NULL : job->law;
+        share_groups(soft, 0, soft->shared[0], piece, job->pieces, law);
+        wait_for_all(job, &waits);
+        share_groups(soft, soft->shared[0], soft->shared[1], piece, job->pieces, law);
+        wait_for_all(job, &waits);
+        if (piece == 0) {
+            sweep_or_warm(soft, soft->group_first[soft->shared[1]], soft->block_count, law, false);
+            if (s < 0)
+                bp_soft_hand_substep(soft);
+            else
+                bp_soft_pull(soft);
+        }
+        if (s + 1 < job->sweeps)
+            wait_for_all(job, &waits);
+    }
+}
+
+/* Gauss-Seidel sweeps over the contacts, batch by batch, each followed by
+ * the hand's pull (with warm: after the impulses the contacts carry, given
+ * again, and the hand's grip): the push out of overlaps with law->push
+ * (BP_SOFT_SWEEPS a substep, before the move), else only the approach
+ * stopped and the speculative gap kept (the relax after the move: the push
+ * leaves no speed behind). On the step's threads where the pile is in
+ * columns; the same bits on any number. */
+void bp_soft_sweeps(bp_soft *soft, const sweep_law *law, int sweeps, bool warm)
 {
     int cores = bp_workers_cores(soft->workers);
-    size_t done = 0;
-    for (int kind = 0; kind < 2 && cores > 1; kind++) {
-        groups_job job = {soft, law, done, soft->shared[kind], cores};
-        if (job.end > job.first)
-            bp_workers_run(soft->workers, groups_piece, &job, cores);
-        done = job.end;
-    }
-    sweep_or_warm(soft, soft->group_first[done], soft->block_count, law, false);
-}
-
-/* The impulses the contacts carry, given again at the substep's start. */
-void bp_soft_warm_start(bp_soft *soft)
-{
-    sweep_all(soft, NULL);
-}
-
-/* One Gauss-Seidel sweep over the contacts, batch by batch: the push out
- * of overlaps with law->push (BP_SOFT_SWEEPS a substep, before the move),
- * else only the approach stopped and the speculative gap kept (the relax
- * after the move: the push leaves no speed behind). */
-void bp_soft_sweep(bp_soft *soft, const sweep_law *law)
-{
-    sweep_all(soft, law);
+    int pieces = cores > 1 && soft->shared[1] > 0 ? cores : 1;
+    sweeps_job job = {.soft = soft, .law = law, .sweeps = sweeps, .warm = warm, .pieces = pieces};
+    atomic_init(&job.arrived, 0);
+    bp_workers_run(pieces > 1 ? soft->workers : NULL, sweeps_piece, &job, pieces);
 }
 
 /* A contact hit faster than a resting one closes bounces with the

@@ -57,6 +57,9 @@ typedef struct soft_body {
     double im, ii;    /* inverse mass and inverse moment of inertia */
     double r;         /* radius, px: the lever of friction at a contact */
 } soft_body;
+/* The bodies' array is aligned to a cache line, which a body fills. */
+#define BP_SOFT_BODY_ALIGN 64
+_Static_assert(sizeof(soft_body) == BP_SOFT_BODY_ALIGN, "a body fills one cache line");
 
 /* Where a ball was when the step listed its contacts, px. */
 typedef struct soft_place {
@@ -226,8 +229,7 @@ bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world);
 softness bp_soft_softness_for(double hz, double zeta, double h);
 bool bp_soft_pack_blocks(bp_soft *soft, const bp_world *world);
 void bp_soft_unpack_blocks(bp_soft *soft);
-void bp_soft_warm_start(bp_soft *soft);
-void bp_soft_sweep(bp_soft *soft, const sweep_law *law);
+void bp_soft_sweeps(bp_soft *soft, const sweep_law *law, int sweeps, bool warm);
 void bp_soft_restitution(bp_soft *soft, double e, double rest_speed);
 /* impacts.c: impacts by the pairwise law between balls free of load. */
 bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h);

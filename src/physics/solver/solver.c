@@ -99,16 +99,10 @@ bool bp_soft_step(bp_world *world, double dt, int pieces, bp_workers *workers)
         bp_soft_integrate(soft, world, p->gravity * h, bp_exp(-p->drag * h));
         if (s == 0)
             bp_soft_resolve_impacts(soft, world, h, rest_speed, false);
-        bp_soft_warm_start(soft);
-        bp_soft_hand_substep(soft);
-        for (int it = 0; it < BP_SOFT_SWEEPS; it++) {
-            bp_soft_sweep(soft, &law);
-            bp_soft_pull(soft);
-        }
+        bp_soft_sweeps(soft, &law, BP_SOFT_SWEEPS, true);
         bp_soft_move_substep(soft, world, h, fast_scale, rest_speed);
         bp_soft_resolve_impacts(soft, world, h, rest_speed, true);
-        bp_soft_sweep(soft, &relax);
-        bp_soft_pull(soft);
+        bp_soft_sweeps(soft, &relax, 1, false);
     }
     bp_soft_restitution(soft, p->restitution, rest_speed);
     bp_soft_unpack_blocks(soft);

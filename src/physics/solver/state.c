@@ -18,6 +18,27 @@ bp_soft *bp_soft_of(bp_world *world)
     return world->soft;
 }
 
+/* Room for n bodies, each on a cache line of its own (a body is 64
+ * bytes): threads that sweep different bodies then never write one line
+ * (realloc aligns to 16 bytes, and two threads' bodies shared lines). */
+static bool reserve_bodies(bp_soft *soft, size_t n)
+{
+    if (n <= soft->body_capacity)
+        return true;
+    size_t grown;
+    if (!bp_grown_capacity(soft->body_capacity, n, sizeof(soft_body), &grown))
+        return false;
+    soft_body *bodies = aligned_alloc(BP_SOFT_BODY_ALIGN, grown * sizeof(soft_body));
+    if (!bodies)
+        return false;
+    if (soft->body_capacity > 0)
+        memcpy(bodies, soft->bodies, soft->body_capacity * sizeof(soft_body));
+    free(soft->bodies);
+    soft->bodies = bodies;
+    soft->body_capacity = grown;
+    return true;
+}
+
 /* Room for the step's per-ball arrays; false when memory runs out. */
 bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
 {
@@ -30,7 +51,7 @@ bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world)
     size_t least = c1 < c2 ? c1 : c2;
     least = least < c4 ? least : c4;
     soft->ball_capacity = least < c5 ? least : c5;
-    if (!bp_reserve((void **)&soft->bodies, &soft->body_capacity, n, sizeof(soft_body)))
+    if (!reserve_bodies(soft, n))
         return false;
     /* Zeroed: a ball woken within the step without a contact reads its
      * place (and never uses it). */
