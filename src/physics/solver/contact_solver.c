@@ -15,7 +15,6 @@
 #include "soft_internal.h"
 #include "workers.h"
 
-
 /* A damped spring of frequency hz and damping ratio zeta, solved
  * implicitly over h s: the part of an overlap it closes per second, and how
  * much of the rigid response it gives. */
