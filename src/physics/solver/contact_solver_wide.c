@@ -1,6 +1,6 @@
 /* The soft solver's sweep a block of contacts at a time, one contact per
  * SIMD lane (AVX: four doubles), where the CPU has AVX; elsewhere
- * bp_soft_sweep takes the scalar sweep. Each lane does the scalar sweep's
+ * bp_soft_sweeps takes the scalar sweep. Each lane does the scalar sweep's
  * operations in the same order (no fused multiply-add: the build turns
  * contraction off), and min and max keep the scalar a < b ? a : b, so both
  * give the same bits: a run, its replay and its dump do not depend on the

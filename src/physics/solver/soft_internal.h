@@ -77,8 +77,9 @@ typedef struct soft_contact {
     double jn_max;       /* the largest normal impulse the step gave it */
 } soft_contact;
 
-/* Contacts solved side by side: BP_SOFT_LANES of one batch (they share no
- * ball), each field a row of lanes, so that a lane is a SIMD register's
+/* Contacts solved side by side: BP_SOFT_LANES that share no ball (of one
+ * batch, or of the next filling its last block: colour.c), each field a
+ * row of lanes, so that a lane is a SIMD register's
  * lane. A lane without a contact joins the still body to itself with no
  * mass: solving it changes nothing. */
 #define BP_SOFT_LANES 4
