@@ -277,7 +277,8 @@ bool bp_world_step(bp_world *world)
     bp_workers *workers = bp_world_workers(world);
     int k = substeps_for(world, dt, workers);
     /* Walls and ball count do not change within a step: prepare once. */
-    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) || !bp_passes_begin_step(world, workers))
+    if (!bp_statics_prepare(world) || !bp_sweep_reserve(world) ||
+        !bp_passes_begin_step(world, workers))
         return false;
     uint8_t *shifted = k > 1 ? shift_to_substeps(world, dt, gravity_shift(world, dt, k)) : NULL;
     if (k > 1 && !shifted)
