@@ -340,7 +340,6 @@ bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world)
     first[groups] = (uint32_t)blocks;
     soft->slots = room.slot;
     soft->group_first = first;
-    soft->group_count = groups;
     soft->shared[0] = columns > 0 ? (columns + 1) / 2 : 0;
     soft->shared[1] = columns;
     soft->block_count = blocks;

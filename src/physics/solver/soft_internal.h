@@ -25,7 +25,6 @@
  * one bin). */
 #define BP_SOFT_INSERTION_MAX 16
 
-
 enum { KIND_BALL = BP_KEPT_BALL, KIND_SIDE = BP_KEPT_SIDE, KIND_WALL = BP_KEPT_WALL };
 
 /* A contact by what it joins: ball a's id, then the other's kind and its
@@ -79,9 +78,9 @@ typedef struct soft_contact {
 
 /* Contacts solved side by side: BP_SOFT_LANES that share no ball (of one
  * batch, or of the next filling its last block: colour.c), each field a
- * row of lanes, so that a lane is a SIMD register's
- * lane. A lane without a contact joins the still body to itself with no
- * mass: solving it changes nothing. */
+ * row of lanes, so that a lane is a SIMD register's lane. A lane without a
+ * contact joins the still body to itself with no mass: solving it changes
+ * nothing. */
 #define BP_SOFT_LANES 4
 #define BP_SOFT_NO_CONTACT UINT32_MAX
 typedef struct contact_block {
@@ -134,7 +133,7 @@ struct bp_soft {
      * no ball with each other, nor do groups [shared[0], shared[1]); the
      * rest are swept after them, in order. */
     const uint32_t *slots, *group_first;
-    size_t group_count, shared[2], block_count;
+    size_t shared[2], block_count;
     contact_block *blocks; /* the step's contacts as the sweeps solve them */
     uint8_t *loaded;       /* per body: it carries load in this step (impacts.c) */
     uint32_t still;        /* the still body's index (the balls' count) */
@@ -143,8 +142,8 @@ struct bp_soft {
     size_t impact_count;
     bool impacts_swept;    /* the load has been marked since the first sweep */
     soft_hand *hands;      /* the step's held balls, in its scratch */
-    bp_workers *workers;   /* the step's threads for the sweeps (NULL: none) */
     size_t hand_count;
+    bp_workers *workers;   /* the step's threads (NULL: none) */
 };
 
 /* The push out of overlaps, a damped spring solved implicitly over a
