@@ -7,32 +7,81 @@
 #include "arena.h"
 #include "soft_internal.h"
 #include "sweep.h"
+#include "workers.h"
+
+/* A stage over the balls awake, cut by ball index into pieces for the
+ * step's threads: each ball's part depends on that ball alone, so any
+ * number of threads gives the same bits. */
+typedef struct bodies_job {
+    bp_soft *soft;
+    bp_world *world;
+    double dv, damping;                  /* integrate */
+    double h, fast_scale, rest_speed;    /* move */
+    int pieces;
+    struct {
+        double r_max;
+        size_t held; /* fast balls held for the sweep */
+    } part[BP_WORKERS_MAX_PIECES];
+} bodies_job;
+
+/* The first ball of piece `piece` (piece == pieces: the count). */
+static inline size_t piece_start(const bodies_job *job, int piece)
+{
+    return bp_piece_start(job->world->count, piece, job->pieces);
+}
+
+/* Loops ball i over the balls awake of piece `piece` of job. */
+#define FOR_AWAKE_OF_PIECE(i, job, piece)                                                         \
+    for (size_t end_ = piece_start(job, (piece) + 1),                                             \
+                i = bp_world_next_awake_below((job)->world, piece_start(job, piece), end_);       \
+         i < end_; i = bp_world_next_awake_below((job)->world, i + 1, end_))
+
+/* Runs piece_fn over job's balls on the step's threads. */
+static void run_pieces(bodies_job *job, bp_job piece_fn)
+{
+    bp_workers *workers = job->soft->workers;
+    job->pieces = bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES);
+    bp_workers_run(workers, piece_fn, job, job->pieces);
+}
+
+static void gather_piece(void *context, int piece)
+{
+    bodies_job *job = context;
+    FOR_AWAKE_OF_PIECE(i, job, piece)
+        job->soft->bodies[i] = body_listed_now(job->soft, job->world, i);
+}
 
 /* The sweeps' bodies: every ball awake as the world has it, and the still
  * body last. */
-void bp_soft_gather_bodies(bp_soft *soft, const bp_world *world)
+void bp_soft_gather_bodies(bp_soft *soft, bp_world *world)
 {
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1))
-        soft->bodies[i] = body_listed_now(soft, world, i);
+    bodies_job job = {.soft = soft, .world = world};
+    run_pieces(&job, gather_piece);
     soft->bodies[world->count] = (soft_body){0};
 }
 
-/* A substep's gravity and drag on every free ball awake. */
-void bp_soft_integrate(bp_soft *soft, const bp_world *world, double dv, double damping)
+static void integrate_piece(void *context, int piece)
 {
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
-        if (world->flags[i] & BP_BALL_HELD)
+    bodies_job *job = context;
+    const uint8_t *flags = job->world->flags;
+    FOR_AWAKE_OF_PIECE(i, job, piece) {
+        if (flags[i] & BP_BALL_HELD)
             continue;
-        soft_body *b = &soft->bodies[i];
-        b->vy += dv;
-        if (damping != 1.0) {
-            b->vx *= damping;
-            b->vy *= damping;
-            b->w *= damping;
+        soft_body *b = &job->soft->bodies[i];
+        b->vy += job->dv;
+        if (job->damping != 1.0) {
+            b->vx *= job->damping;
+            b->vy *= job->damping;
+            b->w *= job->damping;
         }
     }
+}
+
+/* A substep's gravity and drag on every free ball awake. */
+void bp_soft_integrate(bp_soft *soft, bp_world *world, double dv, double damping)
+{
+    bodies_job job = {.soft = soft, .world = world, .dv = dv, .damping = damping};
+    run_pieces(&job, integrate_piece);
 }
 
 /* angle + turn, kept within a few turns of 0 (the wrap is exact, and rare). */
@@ -42,18 +91,15 @@ static inline double turned(double angle, double turn)
     return fabs(a) < 64.0 ? a : remainder(a, 2.0 * M_PI);
 }
 
-/* Moves every ball awake through a substep of h s: fast balls swept
- * against the balls on their path, balls that hit a side or wall swept
- * through them, the rest along their velocity. */
-void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
-                          double rest_speed)
+static void move_piece(void *context, int piece)
 {
-    soft_body *bodies = soft->bodies;
+    bodies_job *job = context;
+    bp_soft *soft = job->soft;
+    bp_world *world = job->world;
+    double h = job->h, r_max = 0.0;
     size_t held = 0;
-    double r_max = 0.0;
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
-        soft_body *b = &bodies[i];
+    FOR_AWAKE_OF_PIECE(i, job, piece) {
+        soft_body *b = &soft->bodies[i];
         world->flags[i] &= (uint8_t)~BP_BALL_GROUNDED;
         world->angle[i] = turned(world->angle[i], b->w * h);
         double vx = b->vx, vy = b->vy, r = world->r[i];
@@ -63,7 +109,7 @@ void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_
         r_max = r > r_max ? r : r_max;
         /* Fast: swept against the balls on its path and the walls, as
          * the passes' fast balls are. */
-        if (vx * vx + vy * vy > r * r * fast_scale) {
+        if (vx * vx + vy * vy > r * r * job->fast_scale) {
             bp_sweep_hold(world, i);
             held++;
             continue;
@@ -82,18 +128,45 @@ void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_
             continue;
         }
         if (!bp_arena_move_open(world, i, h))
-            bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, rest_speed);
+            bp_arena_move(world, i, h, 0.0, h, BP_MAX_IMPACTS, false, job->rest_speed);
         *b = body_from_world(soft, world, i); /* as the swept move left it */
+    }
+    job->part[piece].r_max = r_max;
+    job->part[piece].held = held;
+}
+
+static void reread_piece(void *context, int piece)
+{
+    bodies_job *job = context;
+    FOR_AWAKE_OF_PIECE(i, job, piece)
+        job->soft->bodies[i] = body_from_world(job->soft, job->world, i);
+}
+
+/* Moves every ball awake through a substep of h s: fast balls swept
+ * against the balls on their path, balls that hit a side or wall swept
+ * through them, the rest along their velocity. */
+void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
+                          double rest_speed)
+{
+    bodies_job job = {.soft = soft,
+                      .world = world,
+                      .h = h,
+                      .fast_scale = fast_scale,
+                      .rest_speed = rest_speed};
+    run_pieces(&job, move_piece);
+    size_t held = 0;
+    double r_max = 0.0;
+    for (int piece = 0; piece < job.pieces; piece++) {
+        held += job.part[piece].held;
+        r_max = job.part[piece].r_max > r_max ? job.part[piece].r_max : r_max;
     }
     if (held == 0)
         return;
     /* Out of memory the sweep still moves every held ball. */
-    (void)bp_sweep_run(world, held, h, r_max, rest_speed, NULL);
+    (void)bp_sweep_run(world, held, h, r_max, rest_speed, soft->workers);
     /* What the sweep changed, back in the bodies: the balls it moved and
      * those they hit (a sleeper it woke now has its mass). */
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1))
-        bodies[i] = body_from_world(soft, world, i);
+    run_pieces(&job, reread_piece);
 }
 
 /* Balls pressed onto a side or wall that faces up (against gravity), no
@@ -124,16 +197,24 @@ static void mark_grounded(const bp_soft *soft, bp_world *w)
  * contacts' to push out. */
 #define BP_SOFT_CONTAIN_OVER_R 0.5
 
+static void scatter_piece(void *context, int piece)
+{
+    bodies_job *job = context;
+    const soft_body *bodies = job->soft->bodies;
+    bp_world *world = job->world;
+    FOR_AWAKE_OF_PIECE(i, job, piece) {
+        world->vx[i] = bodies[i].vx;
+        world->vy[i] = bodies[i].vy;
+        world->w[i] = bodies[i].w;
+    }
+}
+
 /* The bodies' velocities back in the world, and balls pushed deep into a
  * side (only a deep overlap can) back inside. */
-void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed)
+void bp_soft_scatter_bodies(bp_soft *soft, bp_world *world, double rest_speed)
 {
-    for (size_t i = bp_world_next_awake(world, 0); i < world->count;
-         i = bp_world_next_awake(world, i + 1)) {
-        world->vx[i] = soft->bodies[i].vx;
-        world->vy[i] = soft->bodies[i].vy;
-        world->w[i] = soft->bodies[i].w;
-    }
+    bodies_job job = {.soft = soft, .world = world};
+    run_pieces(&job, scatter_piece);
     mark_grounded(soft, world);
     for (size_t i = bp_world_next_awake(world, 0); i < world->count;
          i = bp_world_next_awake(world, i + 1))

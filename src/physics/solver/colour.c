@@ -11,6 +11,7 @@
 #include "minmax.h"
 #include "scratch.h"
 #include "soft_internal.h"
+#include "workers.h"
 #include "world.h"
 
 /* Bins of the order from the floor up, in smallest radii. */
@@ -61,41 +62,48 @@ static void sort_by_height(contact_at *items, contact_at *tmp, size_t n)
         items[k++] = tmp[i++];
 }
 
-/* The contacts' indices in order from the floor up, by the height of
- * their lower ball, ties in the order they were listed: each sweep then
- * carries the floor's push up through a pile as it goes, where an order
- * that starts at the top needs a sweep for every layer. A settled pile's
- * balls keep a quarter of the speed (and fall asleep in about half the
- * time). A counting sort into thin bins, then each bin by height (a bin
- * holds a few contacts): about linear, where one qsort of them all made
- * the 10,000-ball pit a fifth slower. Without gravity, nothing is up: the
- * order listed. NULL when memory runs out. */
-static uint32_t *order_from_floor(const bp_soft *soft, const bp_world *world)
+/* Room to put n contacts in order from the floor up: a height and a bin
+ * per contact, and bins + 1 counts (floor_bins). */
+typedef struct floor_room {
+    contact_at *by_bin, *listed;
+    uint32_t *bin_of, *start;
+} floor_room;
+
+/* The bin height (px) and bin count to order n contacts from the floor up
+ * with: BP_SOFT_ORDER_BIN_OVER_R smallest radii, or wider, so that there
+ * are no more than about 4 n bins. */
+static size_t floor_bins(const bp_world *world, size_t n, double *bin)
 {
-    size_t n = soft->contact_count;
-    double g = world->params.gravity, height = world->params.height;
-    uint32_t *order = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
-    if (!order)
-        return NULL;
-    if (n < 2 || g == 0.0) {
-        for (size_t k = 0; k < n; k++)
-            order[k] = (uint32_t)k;
-        return order;
-    }
-    double bin = BP_SOFT_ORDER_BIN_OVER_R * world->r_min, max_bins = 4.0 * (double)n + 4096.0;
-    if (height / bin > max_bins)
-        bin = height / max_bins;
-    size_t bins = (size_t)ceil(height / bin) + 1;
-    contact_at *by_bin = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
-    contact_at *listed = bp_scratch_alloc(world->scratch, n, sizeof(contact_at));
-    uint32_t *bin_of = bp_scratch_alloc(world->scratch, n, sizeof(uint32_t));
-    uint32_t *start = bp_scratch_alloc(world->scratch, bins + 1, sizeof(uint32_t));
-    if (!by_bin || !listed || !bin_of || !start)
-        return NULL;
+    double height = world->params.height, max_bins = 4.0 * (double)n + 4096.0;
+    *bin = BP_SOFT_ORDER_BIN_OVER_R * world->r_min;
+    if (height / *bin > max_bins)
+        *bin = height / max_bins;
+    return (size_t)ceil(height / *bin) + 1;
+}
+
+/* The contacts seq[0 .. n) put in order from the floor up, by the height
+ * of their lower ball, ties in the order given: each sweep then carries
+ * the floor's push up through a pile as it goes, where an order that
+ * starts at the top needs a sweep for every layer. A settled pile's balls
+ * keep a quarter of the speed (and fall asleep in about half the time). A
+ * counting sort into thin bins, then each bin by height (a bin holds a few
+ * contacts): about linear, where one qsort of them all made the
+ * 10,000-ball pit a fifth slower. The result is the stable sort by height
+ * whatever the bins, so a group of contacts taken apart is in the order it
+ * has among all of them. Without gravity, nothing is up: the order given. */
+static void order_from_floor(const bp_soft *soft, const bp_world *world, uint32_t *seq, size_t n,
+                             const floor_room *room)
+{
+    double g = world->params.gravity, bin;
+    if (n < 2 || g == 0.0)
+        return;
+    size_t bins = floor_bins(world, n, &bin);
+    contact_at *by_bin = room->by_bin, *listed = room->listed;
+    uint32_t *bin_of = room->bin_of, *start = room->start;
     memset(start, 0, (bins + 1) * sizeof(uint32_t));
     double last_bin = (double)(bins - 1);
     for (size_t k = 0; k < n; k++) {
-        listed[k] = (contact_at){contact_height(soft, world, k, g), (uint32_t)k};
+        listed[k] = (contact_at){contact_height(soft, world, seq[k], g), seq[k]};
         double b = floor(listed[k].at / bin);
         bin_of[k] = (uint32_t)(b > 0.0 ? (b < last_bin ? b : last_bin) : 0.0);
         start[bin_of[k] + 1]++;
@@ -104,14 +112,13 @@ static uint32_t *order_from_floor(const bp_soft *soft, const bp_world *world)
         start[b + 1] += start[b];
     for (size_t k = 0; k < n; k++)
         by_bin[start[bin_of[k]]++] = listed[k];
-    /* start[b] is now the end of bin b, whose contacts are in listed
-     * order: sort each by height, ties staying in that order (listed is
+    /* start[b] is now the end of bin b, whose contacts are in the order
+     * given: sort each by height, ties staying in that order (listed is
      * free again). */
     for (size_t b = 0, lo = 0; b < bins; lo = start[b++])
         sort_by_height(by_bin + lo, listed, start[b] - lo);
     for (size_t i = 0; i < n; i++)
-        order[i] = by_bin[i].k;
-    return order;
+        seq[i] = by_bin[i].k;
 }
 
 /* Each contact's batch, taking order[0 .. n) in turn: one past the last
@@ -123,18 +130,22 @@ static uint32_t *order_from_floor(const bp_soft *soft, const bp_world *world)
 static void number_batches(const bp_soft *soft, const bp_world *world, const uint32_t *order,
                            size_t n, uint32_t *next_batch, uint32_t *batch_of)
 {
-    for (size_t i = 0; i < n; i++) {
-        next_batch[soft->contacts[order[i]].a] = 0;
-        next_batch[soft->contacts[order[i]].b] = 0;
-    }
     uint32_t still = (uint32_t)world->count;
+    for (size_t i = 0; i < n; i++) {
+        const soft_contact *c = &soft->contacts[order[i]];
+        next_batch[c->a] = 0;
+        if (c->b != still)
+            next_batch[c->b] = 0;
+    }
     for (size_t i = 0; i < n; i++) {
         const soft_contact *c = &soft->contacts[order[i]];
         uint32_t batch = next_batch[c->a];
         if (c->b != still && next_batch[c->b] > batch)
             batch = next_batch[c->b];
         batch_of[i] = batch;
-        next_batch[c->a] = next_batch[c->b] = batch + 1;
+        next_batch[c->a] = batch + 1;
+        if (c->b != still)
+            next_batch[c->b] = batch + 1;
     }
 }
 
@@ -246,9 +257,15 @@ static size_t lay_out_group(const bp_soft *soft, uint32_t still, const uint32_t 
 }
 
 /* The room a layout of n contacts in groups needs: the scratch arrays of
- * bp_soft_batch_contacts. */
+ * bp_soft_batch_contacts. Group g (its contacts from lo = group_start[g]
+ * on, m of them) has its own part of each: [lo, lo + m) of the arrays per
+ * contact, blocks [lo, lo + m) of slot (each block holds a contact at
+ * least), [lo + g, lo + g + m + 1) of count, and bins from bins_at[g] on;
+ * next_batch is per ball, and groups of one kind share no ball. */
 typedef struct batch_room {
     uint32_t *grouped, *group_start, *batch, *by_batch, *count, *next_batch, *slot;
+    uint32_t *bin_of, *bins, *bins_at, *blocks_end;
+    contact_at *by_bin, *listed;
     uint8_t *taken;
 } batch_room;
 
@@ -259,24 +276,46 @@ static bool make_room(batch_room *room, const bp_world *world, size_t n, size_t 
     room->group_start = bp_scratch_alloc(s, groups + 2, sizeof(uint32_t));
     room->batch = bp_scratch_alloc(s, n + 1, sizeof(uint32_t));
     room->by_batch = bp_scratch_alloc(s, n + 1, sizeof(uint32_t));
-    room->count = bp_scratch_alloc(s, n + 2, sizeof(uint32_t));
+    room->count = bp_scratch_alloc(s, n + groups + 1, sizeof(uint32_t));
     room->next_batch = bp_scratch_alloc(s, world->count + 1, sizeof(uint32_t));
-    /* At most a block per contact. */
     room->slot = bp_scratch_alloc(s, n * BP_SOFT_LANES + 1, sizeof(uint32_t));
+    room->bin_of = bp_scratch_alloc(s, n + 1, sizeof(uint32_t));
+    room->bins_at = bp_scratch_alloc(s, groups + 1, sizeof(uint32_t));
+    room->blocks_end = bp_scratch_alloc(s, groups + 1, sizeof(uint32_t));
+    room->by_bin = bp_scratch_alloc(s, n + 1, sizeof(contact_at));
+    room->listed = bp_scratch_alloc(s, n + 1, sizeof(contact_at));
     room->taken = bp_scratch_alloc(s, n + 1, sizeof(uint8_t));
     return room->grouped && room->group_start && room->batch && room->by_batch && room->count &&
-           room->next_batch && room->slot && room->taken;
+           room->next_batch && room->slot && room->bin_of && room->bins_at &&
+           room->blocks_end && room->by_bin && room->listed && room->taken;
 }
 
-/* order[0 .. n) into room->grouped by group (ties in order), and each
+/* The bins each group orders its contacts from the floor with, in one
+ * array (room->bins, bins_at[g] the first of group g's). false when memory
+ * runs out. */
+static bool make_bins(batch_room *room, const bp_world *world, size_t groups)
+{
+    size_t total = 0;
+    for (size_t g = 0; g < groups; g++) {
+        double bin;
+        size_t m = room->group_start[g + 1] - room->group_start[g];
+        room->bins_at[g] = (uint32_t)total;
+        total += floor_bins(world, m, &bin) + 1;
+    }
+    room->bins = bp_scratch_alloc(world->scratch, total, sizeof(uint32_t));
+    return room->bins != NULL;
+}
+
+/* The contacts, in the order listed, into room->grouped by group, and each
  * group's start (group_start[groups]: n). */
-static void sort_into_groups(const bp_soft *soft, const bp_world *world, const uint32_t *order,
-                             size_t n, size_t columns, batch_room *room)
+static void sort_into_groups(const bp_soft *soft, const bp_world *world, size_t n,
+                             size_t columns, batch_room *room)
 {
     size_t groups = columns + 1;
     uint32_t *start = room->group_start;
     if (columns == 0) {
-        memcpy(room->grouped, order, n * sizeof(uint32_t));
+        for (size_t k = 0; k < n; k++)
+            room->grouped[k] = (uint32_t)k;
         start[0] = 0;
         start[1] = (uint32_t)n;
         return;
@@ -285,62 +324,100 @@ static void sort_into_groups(const bp_soft *soft, const bp_world *world, const u
     uint32_t *group = room->batch;       /* likewise */
     find_columns(world, columns, column);
     memset(start, 0, (groups + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        group[i] = group_of(soft, world, order[i], column, columns);
-        start[group[i] + 2]++;
+    for (size_t k = 0; k < n; k++) {
+        group[k] = group_of(soft, world, (uint32_t)k, column, columns);
+        start[group[k] + 2]++;
     }
     for (size_t g = 0; g < groups; g++)
         start[g + 2] += start[g + 1];
-    for (size_t i = 0; i < n; i++)
-        room->grouped[start[group[i] + 1]++] = order[i];
+    for (size_t k = 0; k < n; k++)
+        room->grouped[start[group[k] + 1]++] = (uint32_t)k;
+}
+
+/* Group g's contacts from the floor up, in batches that share no ball, in
+ * blocks from block lo (its first contact's place) on, in its own parts
+ * of room (the end of its blocks in blocks_end[g]). */
+static void batch_group(const bp_soft *soft, const bp_world *world, const batch_room *room,
+                        size_t g)
+{
+    size_t lo = room->group_start[g], m = room->group_start[g + 1] - lo;
+    room->blocks_end[g] = (uint32_t)lo;
+    if (m == 0)
+        return;
+    uint32_t *seq = room->grouped + lo;
+    floor_room floor = {room->by_bin + lo, room->listed + lo, room->bin_of + lo,
+                        room->bins + room->bins_at[g]};
+    order_from_floor(soft, world, seq, m, &floor);
+    /* The group's batches, and its contacts sorted by them. */
+    uint32_t *batch = room->batch + lo, *by_batch = room->by_batch + lo;
+    number_batches(soft, world, seq, m, room->next_batch, batch);
+    uint32_t batches = 0;
+    for (size_t i = 0; i < m; i++)
+        batches = batch[i] + 1 > batches ? batch[i] + 1 : batches;
+    uint32_t *count = room->count + lo + g;
+    memset(count, 0, ((size_t)batches + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < m; i++)
+        count[batch[i] + 1]++;
+    for (uint32_t b = 0; b < batches; b++)
+        count[b + 1] += count[b];
+    for (size_t i = 0; i < m; i++)
+        by_batch[count[batch[i]]++] = seq[i];
+    for (uint32_t b = 0, i = 0; b < batches; b++) /* now by_batch[i]'s batch */
+        while (i < count[b])
+            batch[i++] = b;
+    room->blocks_end[g] = (uint32_t)lay_out_group(soft, (uint32_t)world->count, by_batch, batch,
+                                                  m, room->taken + lo, room->slot, lo);
+}
+
+/* Groups [first, first + pieces) batched, a group a piece. */
+typedef struct batch_job {
+    const bp_soft *soft;
+    const bp_world *world;
+    const batch_room *room;
+    size_t first;
+} batch_job;
+
+static void batch_piece(void *context, int piece)
+{
+    const batch_job *job = context;
+    batch_group(job->soft, job->world, job->room, job->first + (size_t)piece);
 }
 
 /* The contacts in groups (columns of a big pile, else one), each group's
  * in batches that share no ball, in blocks of BP_SOFT_LANES, batches in
  * the order from the floor up: soft->slots, group_first and their counts,
- * in the step's scratch. */
+ * in the step's scratch. The groups of one kind are batched side by side
+ * on the step's threads, and their blocks then put one after another. */
 bool bp_soft_batch_contacts(bp_soft *soft, const bp_world *world)
 {
     size_t n = soft->contact_count;
     size_t columns = column_count(world), groups = columns + 1;
-    const uint32_t *order = order_from_floor(soft, world);
     batch_room room;
     uint32_t *first = bp_scratch_alloc(world->scratch, groups + 1, sizeof(uint32_t));
-    if (!order || !first || !make_room(&room, world, n, groups))
+    if (!first || !make_room(&room, world, n, groups))
         return false;
-    sort_into_groups(soft, world, order, n, columns, &room);
+    sort_into_groups(soft, world, n, columns, &room);
+    if (!make_bins(&room, world, groups))
+        return false;
     memset(room.taken, 0, n + 1);
-    uint32_t still = (uint32_t)world->count;
+    size_t kinds[] = {0, (columns + 1) / 2, columns, groups};
+    for (int k = 0; k < 3; k++) {
+        batch_job job = {soft, world, &room, kinds[k]};
+        int pieces = (int)(kinds[k + 1] - kinds[k]);
+        bp_workers_run(pieces > 1 ? soft->workers : NULL, batch_piece, &job, pieces);
+    }
     size_t blocks = 0;
     for (size_t g = 0; g < groups; g++) {
+        size_t lo = room.group_start[g], laid = room.blocks_end[g] - lo;
         first[g] = (uint32_t)blocks;
-        size_t lo = room.group_start[g], m = room.group_start[g + 1] - lo;
-        if (m == 0)
-            continue;
-        /* The group's batches, and its contacts sorted by them. */
-        const uint32_t *in = room.grouped + lo;
-        uint32_t *batch = room.batch + lo, *by_batch = room.by_batch + lo;
-        number_batches(soft, world, in, m, room.next_batch, batch);
-        uint32_t batches = 0;
-        for (size_t i = 0; i < m; i++)
-            batches = batch[i] + 1 > batches ? batch[i] + 1 : batches;
-        uint32_t *count = room.count;
-        memset(count, 0, ((size_t)batches + 1) * sizeof(uint32_t));
-        for (size_t i = 0; i < m; i++)
-            count[batch[i] + 1]++;
-        for (uint32_t b = 0; b < batches; b++)
-            count[b + 1] += count[b];
-        for (size_t i = 0; i < m; i++)
-            by_batch[count[batch[i]]++] = in[i];
-        for (uint32_t b = 0, i = 0; b < batches; b++) /* now by_batch[i]'s batch */
-            while (i < count[b])
-                batch[i++] = b;
-        blocks = lay_out_group(soft, still, by_batch, batch, m, room.taken + lo, room.slot, blocks);
+        memmove(room.slot + blocks * BP_SOFT_LANES, room.slot + lo * BP_SOFT_LANES,
+                laid * BP_SOFT_LANES * sizeof(uint32_t));
+        blocks += laid;
     }
     first[groups] = (uint32_t)blocks;
     soft->slots = room.slot;
     soft->group_first = first;
-    soft->shared[0] = columns > 0 ? (columns + 1) / 2 : 0;
+    soft->shared[0] = kinds[1];
     soft->shared[1] = columns;
     soft->block_count = blocks;
     return true;

@@ -44,6 +44,42 @@ static void pack_lane(contact_block *q, int l, const soft_contact *c)
     q->vn0[l] = c->vn0;
 }
 
+/* A job over the blocks, cut into pieces for the step's threads: each
+ * block's part depends on that block alone. */
+typedef struct blocks_job {
+    bp_soft *soft;
+    const soft_contact *none; /* what an empty lane holds */
+    int pieces;
+} blocks_job;
+
+/* Blocks [*lo, *hi) of piece `piece` of job. */
+static void piece_blocks(const blocks_job *job, int piece, size_t *lo, size_t *hi)
+{
+    *lo = bp_piece_start(job->soft->block_count, piece, job->pieces);
+    *hi = bp_piece_start(job->soft->block_count, piece + 1, job->pieces);
+}
+
+static void run_blocks_job(blocks_job *job, bp_job piece_fn)
+{
+    bp_workers *workers = job->soft->workers;
+    job->pieces = bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES);
+    bp_workers_run(workers, piece_fn, job, job->pieces);
+}
+
+static void pack_piece(void *context, int piece)
+{
+    const blocks_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t lo, hi;
+    piece_blocks(job, piece, &lo, &hi);
+    for (size_t q = lo; q < hi; q++)
+        for (int l = 0; l < BP_SOFT_LANES; l++) {
+            uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
+            const soft_contact *c = k == BP_SOFT_NO_CONTACT ? job->none : &soft->contacts[k];
+            pack_lane(&soft->blocks[q], l, c);
+        }
+}
+
 /* The step's contacts, with the impulses recalled, into blocks in their
  * batches' order (bp_soft_batch_contacts); an empty lane joins the still
  * body to itself. false when memory runs out. */
@@ -53,18 +89,18 @@ bool bp_soft_pack_blocks(bp_soft *soft, const bp_world *world)
     if (!soft->blocks)
         return false;
     soft_contact none = {.a = (uint32_t)world->count, .b = (uint32_t)world->count};
-    for (size_t q = 0; q < soft->block_count; q++)
-        for (int l = 0; l < BP_SOFT_LANES; l++) {
-            uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
-            pack_lane(&soft->blocks[q], l, k == BP_SOFT_NO_CONTACT ? &none : &soft->contacts[k]);
-        }
+    blocks_job job = {.soft = soft, .none = &none};
+    run_blocks_job(&job, pack_piece);
     return true;
 }
 
-/* The impulses the sweeps left, back in the contacts they came from. */
-void bp_soft_unpack_blocks(bp_soft *soft)
+static void unpack_piece(void *context, int piece)
 {
-    for (size_t q = 0; q < soft->block_count; q++)
+    const blocks_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t lo, hi;
+    piece_blocks(job, piece, &lo, &hi);
+    for (size_t q = lo; q < hi; q++)
         for (int l = 0; l < BP_SOFT_LANES; l++) {
             uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
             if (k == BP_SOFT_NO_CONTACT)
@@ -76,6 +112,13 @@ void bp_soft_unpack_blocks(bp_soft *soft)
             c->jr = b->jr[l];
             c->jn_max = b->jn_max[l];
         }
+}
+
+/* The impulses the sweeps left, back in the contacts they came from. */
+void bp_soft_unpack_blocks(bp_soft *soft)
+{
+    blocks_job job = {.soft = soft};
+    run_blocks_job(&job, unpack_piece);
 }
 
 /* Gives lane l's impulses (normal pn, tangential pt, rolling pr) to its

@@ -96,9 +96,11 @@ bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
         return false;
     soft->impact_count = 0;
     for (size_t i = 0; i < soft->block_count; i++)
-        for (int l = 0; l < BP_SOFT_LANES; l++)
+        for (int l = 0; l < BP_SOFT_LANES; l++) {
+            size_t slot = i * BP_SOFT_LANES + (size_t)l;
             if (soft->blocks[i].a[l] != soft->blocks[i].b[l])
-                soft->impact_slots[soft->impact_count++] = (uint32_t)(i * BP_SOFT_LANES) + (uint32_t)l;
+                soft->impact_slots[soft->impact_count++] = (uint32_t)slot;
+        }
     clear_loaded(soft, world->count);
     mark_loaded(soft, false);
     soft->impacts_swept = false;

@@ -205,11 +205,11 @@ bp_soft *bp_soft_of(bp_world *world);
 bool bp_soft_reserve_balls(bp_soft *soft, const bp_world *world);
 
 /* bodies.c: the balls awake gathered, moved and scattered back. */
-void bp_soft_gather_bodies(bp_soft *soft, const bp_world *world);
-void bp_soft_integrate(bp_soft *soft, const bp_world *world, double dv, double damping);
+void bp_soft_gather_bodies(bp_soft *soft, bp_world *world);
+void bp_soft_integrate(bp_soft *soft, bp_world *world, double dv, double damping);
 void bp_soft_move_substep(bp_soft *soft, bp_world *world, double h, double fast_scale,
                           double rest_speed);
-void bp_soft_scatter_bodies(const bp_soft *soft, bp_world *world, double rest_speed);
+void bp_soft_scatter_bodies(bp_soft *soft, bp_world *world, double rest_speed);
 
 /* contacts.c: the pairs and the contacts of the step. */
 double bp_soft_listing_margin(const bp_world *world, double dt, double r_min);
