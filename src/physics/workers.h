@@ -5,6 +5,7 @@
 #define BP_WORKERS_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,29 @@ static inline void bp_workers_idle_round(unsigned spin)
     else
         __asm__ volatile("yield");
 #endif
+}
+
+/* A wait of every piece of a job for all the others, as often as the job
+ * needs (spun: only in a job of no more pieces than bp_workers_cores). */
+typedef struct bp_barrier {
+    atomic_size_t arrived; /* waits reached, summed over the pieces */
+    int pieces;
+} bp_barrier;
+
+static inline void bp_barrier_init(bp_barrier *barrier, int pieces)
+{
+    atomic_init(&barrier->arrived, 0);
+    barrier->pieces = pieces;
+}
+
+/* Waits until every piece has reached its wait number *waits (+1): each
+ * piece counts its own waits, from 0. */
+static inline void bp_barrier_wait(bp_barrier *barrier, size_t *waits)
+{
+    size_t all = ++*waits * (size_t)barrier->pieces;
+    atomic_fetch_add(&barrier->arrived, 1);
+    for (unsigned spin = 0; atomic_load(&barrier->arrived) < all; spin++)
+        bp_workers_idle_round(spin);
 }
 
 /* Where piece `piece` of `pieces` even pieces of count items starts (piece

@@ -13,6 +13,7 @@
 #include "scratch.h"
 #include "soft_internal.h"
 #include "walls.h"
+#include "workers.h"
 
 /* Bits of id_a a pass of the radix sort takes. */
 #define BP_SOFT_RADIX_BITS 11
@@ -31,34 +32,76 @@ static int keyed_order(const void *x, const void *y)
     return key_compare(&((const keyed_contact *)x)->key, &((const keyed_contact *)y)->key);
 }
 
-/* Sorts items[0 .. n) by key (spare: room for n): by id_a in passes of
- * BP_SOFT_RADIX_BITS bits (a ball has a handful of contacts, so a run of
- * one id_a is short), then each run by kind and code_b. Linear, and no
- * allocation: qsort of a step's contacts was a tenth of the step, a third
- * of it in the kernel, mapping and unmapping its buffer. */
-static void sort_by_key(keyed_contact *items, keyed_contact *spare, size_t n, uint32_t ids)
+/* The recall on the step's threads: one piece per core, which wait for
+ * each other between its stages. Each piece lists and sorts its part of
+ * the contacts' keys and looks its part up in the memory; the result does
+ * not depend on the number of pieces. */
+enum { RADIX = 1u << BP_SOFT_RADIX_BITS };
+typedef struct recall_job {
+    bp_soft *soft;
+    const bp_world *world;
+    keyed_contact *items, *spare; /* the keys, and room to sort them into */
+    uint32_t *count;              /* RADIX per piece: a pass's digits in the piece */
+    double unit;
+    int passes, pieces;
+    bp_barrier all;
+} recall_job;
+
+static inline uint32_t digit(const keyed_contact *item, int pass)
 {
-    enum { RADIX = 1u << BP_SOFT_RADIX_BITS };
-    uint32_t count[RADIX + 1];
-    for (unsigned shift = 0; shift < 32 && (shift == 0 || (ids >> shift) > 0);
-         shift += BP_SOFT_RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (size_t i = 0; i < n; i++)
-            count[((items[i].key.id_a >> shift) & (RADIX - 1)) + 1]++;
-        for (size_t d = 0; d < RADIX; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++)
-            spare[count[(items[i].key.id_a >> shift) & (RADIX - 1)]++] = items[i];
-        memcpy(items, spare, n * sizeof *items);
+    return (item->key.id_a >> (pass * BP_SOFT_RADIX_BITS)) & (RADIX - 1);
+}
+
+/* One pass of the radix sort by id_a over piece `piece` (its items [lo,
+ * hi) of from): its digits counted, and once all are, its items put where
+ * the stable order puts them in to. */
+static void radix_pass(recall_job *job, int piece, int pass, const keyed_contact *from,
+                       keyed_contact *to, size_t lo, size_t hi, size_t *waits)
+{
+    uint32_t *count = job->count + (size_t)piece * RADIX;
+    memset(count, 0, RADIX * sizeof(uint32_t));
+    for (size_t i = lo; i < hi; i++)
+        count[digit(&from[i], pass)]++;
+    bp_barrier_wait(&job->all, waits);
+    /* at[d]: every item of a smaller digit, then those of digit d in the
+     * pieces before this one. */
+    uint32_t at[RADIX];
+    size_t before = 0;
+    for (size_t d = 0; d < RADIX; d++) {
+        size_t mine = before;
+        for (int p = 0; p < job->pieces; p++) {
+            size_t c = job->count[(size_t)p * RADIX + d];
+            mine += p < piece ? c : 0;
+            before += c;
+        }
+        at[d] = (uint32_t)mine;
     }
-    for (size_t lo = 0, hi; lo < n; lo = hi) {
-        for (hi = lo + 1; hi < n && items[hi].key.id_a == items[lo].key.id_a; hi++)
+    for (size_t i = lo; i < hi; i++)
+        to[at[digit(&from[i], pass)]++] = from[i];
+    bp_barrier_wait(&job->all, waits);
+}
+
+/* From i on, the first item that starts a run of one id_a (n: none). */
+static size_t run_start(const keyed_contact *items, size_t n, size_t i)
+{
+    while (i > 0 && i < n && items[i].key.id_a == items[i - 1].key.id_a)
+        i++;
+    return i;
+}
+
+/* The runs of one id_a in items[lo, hi) (lo and hi start runs) sorted by
+ * kind and code_b (a ball has a handful of contacts: insertion, or qsort
+ * for a long run). */
+static void sort_runs(keyed_contact *items, size_t lo, size_t hi)
+{
+    for (size_t end; lo < hi; lo = end) {
+        for (end = lo + 1; end < hi && items[end].key.id_a == items[lo].key.id_a; end++)
             ;
-        if (hi - lo > BP_SOFT_INSERTION_MAX) {
-            qsort(items + lo, hi - lo, sizeof *items, keyed_order);
+        if (end - lo > BP_SOFT_INSERTION_MAX) {
+            qsort(items + lo, end - lo, sizeof *items, keyed_order);
             continue;
         }
-        for (size_t i = lo + 1; i < hi; i++) {
+        for (size_t i = lo + 1; i < end; i++) {
             keyed_contact item = items[i];
             size_t j = i;
             for (; j > lo && key_compare(&items[j - 1].key, &item.key) > 0; j--)
@@ -68,39 +111,97 @@ static void sort_by_key(keyed_contact *items, keyed_contact *spare, size_t n, ui
     }
 }
 
+/* The first of the memory's n contacts whose key is not below key. */
+static size_t first_not_below(const contact_memory *memory, size_t n, const contact_key *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_compare(&memory[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The contacts by_key[lo, hi) given the impulses the memory holds for
+ * them, times unit, within today's friction and rolling resistance (the
+ * window may have lowered them since: a warm start is a guess that a
+ * sweep could only take back in part). */
+static void recall_range(bp_soft *soft, const bp_world *world, const keyed_contact *by_key,
+                         size_t lo, size_t hi, double unit)
+{
+    const contact_memory *memory = soft->memory;
+    size_t count = soft->memory_count;
+    const bp_params *p = &world->params;
+    if (lo == hi)
+        return;
+    size_t m = first_not_below(memory, count, &by_key[lo].key);
+    for (size_t i = lo; i < hi && m < count; i++) {
+        while (m < count && key_compare(&memory[m].key, &by_key[i].key) < 0)
+            m++;
+        if (m == count || key_compare(&memory[m].key, &by_key[i].key) != 0)
+            continue;
+        soft_contact *c = &soft->contacts[by_key[i].k];
+        double jn = memory[m].jn * unit, t_most = p->friction * jn;
+        double r_most = p->rolling * jn * c->roll_r;
+        c->jn = jn;
+        c->jt = bp_min(bp_max(memory[m].jt * unit, -t_most), t_most);
+        c->jr = bp_min(bp_max(memory[m].jr * unit, -r_most), r_most);
+    }
+}
+
+static void recall_piece(void *context, int piece)
+{
+    recall_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t n = soft->contact_count, waits = 0;
+    size_t lo = bp_piece_start(n, piece, job->pieces);
+    size_t hi = bp_piece_start(n, piece + 1, job->pieces);
+    for (size_t k = lo; k < hi; k++)
+        job->items[k] = (keyed_contact){soft->keys[k], (uint32_t)k};
+    keyed_contact *from = job->items, *to = job->spare;
+    for (int pass = 0; pass < job->passes; pass++) {
+        radix_pass(job, piece, pass, from, to, lo, hi, &waits);
+        keyed_contact *t = from;
+        from = to;
+        to = t;
+    }
+    /* The runs that start in the piece's part are its to sort: found
+     * before any piece sorts, which moves items near the parts' ends. */
+    size_t first = run_start(from, n, lo), end = run_start(from, n, hi);
+    bp_barrier_wait(&job->all, &waits);
+    sort_runs(from, first, end);
+    bp_barrier_wait(&job->all, &waits);
+    recall_range(soft, job->world, from, lo, hi, job->unit);
+}
+
 /* Gives every contact listed the impulses the last step left it with (the
  * memory, sorted by key), times unit (a piece's part of a step), and
  * returns the contacts sorted by key for bp_soft_remember (NULL when
  * memory runs out): one sort and one walk along the memory, where a binary
- * search of it for every contact missed the cache a dozen times. */
+ * search of it for every contact missed the cache a dozen times. The sort
+ * is by id_a in passes of BP_SOFT_RADIX_BITS bits (a ball has a handful of
+ * contacts, so a run of one id_a is short), then each run by kind and
+ * code_b: linear, and no allocation (qsort of a step's contacts was a
+ * tenth of the step, a third of it in the kernel, mapping and unmapping
+ * its buffer). On the step's threads, one piece per core. */
 keyed_contact *bp_soft_recall_all(bp_soft *soft, const bp_world *world, double unit)
 {
     size_t n = soft->contact_count;
-    keyed_contact *by_key = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
-    keyed_contact *spare = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
-    if (!by_key || !spare)
+    int cores = bp_workers_cores(soft->workers);
+    recall_job job = {.soft = soft, .world = world, .unit = unit, .pieces = cores};
+    job.items = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
+    job.spare = bp_scratch_alloc(world->scratch, n + 1, sizeof(keyed_contact));
+    job.count = bp_scratch_alloc(world->scratch, (size_t)job.pieces * RADIX, sizeof(uint32_t));
+    if (!job.items || !job.spare || !job.count)
         return NULL;
-    for (size_t k = 0; k < n; k++)
-        by_key[k] = (keyed_contact){soft->keys[k], (uint32_t)k};
-    sort_by_key(by_key, spare, n, world->next_id);
-    const contact_memory *memory = soft->memory;
-    const bp_params *p = &world->params;
-    for (size_t i = 0, m = 0; i < n && m < soft->memory_count; i++) {
-        while (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) < 0)
-            m++;
-        if (m < soft->memory_count && key_compare(&memory[m].key, &by_key[i].key) == 0) {
-            soft_contact *c = &soft->contacts[by_key[i].k];
-            /* Within today's friction and rolling resistance, which the
-             * window may have lowered since (a warm start is a guess that
-             * a sweep could only take back in part). */
-            double jn = memory[m].jn * unit, t_most = p->friction * jn;
-            double r_most = p->rolling * jn * c->roll_r;
-            c->jn = jn;
-            c->jt = bp_min(bp_max(memory[m].jt * unit, -t_most), t_most);
-            c->jr = bp_min(bp_max(memory[m].jr * unit, -r_most), r_most);
-        }
-    }
-    return by_key;
+    for (uint32_t ids = world->next_id; job.passes == 0 || ids > 0; ids >>= BP_SOFT_RADIX_BITS)
+        job.passes++;
+    bp_barrier_init(&job.all, job.pieces);
+    bp_workers_run(job.pieces > 1 ? soft->workers : NULL, recall_piece, &job, job.pieces);
+    return job.passes % 2 == 0 ? job.items : job.spare;
 }
 
 /* Whether a remembered contact joins balls (or a ball and a static) that

@@ -8,7 +8,6 @@
  * the groups of blocks that share no ball (columns of a big pile,
  * colour.c) are shared out among them, which gives the same bits too. */
 #include <math.h>
-#include <stdatomic.h>
 
 #include "minmax.h"
 #include "scratch.h"
@@ -239,17 +238,8 @@ typedef struct sweeps_job {
     int sweeps;
     bool warm; /* a warm start and the hand's grip first */
     int pieces;
-    atomic_size_t arrived; /* waits reached, summed over the pieces */
+    bp_barrier all; /* between the kinds of groups */
 } sweeps_job;
-
-/* Waits until every piece has reached its wait number *waits (+1). */
-static void wait_for_all(sweeps_job *job, size_t *waits)
-{
-    size_t all = ++*waits * (size_t)job->pieces;
-    atomic_fetch_add(&job->arrived, 1);
-    for (unsigned spin = 0; atomic_load(&job->arrived) < all; spin++)
-        bp_workers_idle_round(spin);
-}
 
 /* Piece `piece`'s share of the groups [first, end). */
 static void share_groups(bp_soft *soft, size_t first, size_t end, int piece, int pieces,
@@ -270,9 +260,9 @@ static void sweeps_piece(void *context, int piece)
     for (int s = job->warm ? -1 : 0; s < job->sweeps; s++) {
         const sweep_law *law = s < 0 ? NULL : job->law;
         share_groups(soft, 0, soft->shared[0], piece, job->pieces, law);
-        wait_for_all(job, &waits);
+        bp_barrier_wait(&job->all, &waits);
         share_groups(soft, soft->shared[0], soft->shared[1], piece, job->pieces, law);
-        wait_for_all(job, &waits);
+        bp_barrier_wait(&job->all, &waits);
         if (piece == 0) {
             sweep_or_warm(soft, soft->group_first[soft->shared[1]], soft->block_count, law, false);
             if (s < 0)
@@ -281,7 +271,7 @@ static void sweeps_piece(void *context, int piece)
                 bp_soft_pull(soft);
         }
         if (s + 1 < job->sweeps)
-            wait_for_all(job, &waits);
+            bp_barrier_wait(&job->all, &waits);
     }
 }
 
@@ -297,7 +287,7 @@ void bp_soft_sweeps(bp_soft *soft, const sweep_law *law, int sweeps, bool warm)
     int cores = bp_workers_cores(soft->workers);
     int pieces = cores > 1 && soft->shared[1] > 0 ? cores : 1;
     sweeps_job job = {.soft = soft, .law = law, .sweeps = sweeps, .warm = warm, .pieces = pieces};
-    atomic_init(&job.arrived, 0);
+    bp_barrier_init(&job.all, pieces);
     bp_workers_run(pieces > 1 ? soft->workers : NULL, sweeps_piece, &job, pieces);
 }
 
