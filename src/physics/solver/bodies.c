@@ -62,17 +62,19 @@ void bp_soft_gather_bodies(bp_soft *soft, bp_world *world)
 
 static void integrate_piece(void *context, int piece)
 {
-    bodies_job *job = context;
+    const bodies_job *job = context;
     const uint8_t *flags = job->world->flags;
+    soft_body *bodies = job->soft->bodies;
+    double dv = job->dv, damping = job->damping;
     FOR_AWAKE_OF_PIECE(i, job, piece) {
         if (flags[i] & BP_BALL_HELD)
             continue;
-        soft_body *b = &job->soft->bodies[i];
-        b->vy += job->dv;
-        if (job->damping != 1.0) {
-            b->vx *= job->damping;
-            b->vy *= job->damping;
-            b->w *= job->damping;
+        soft_body *b = &bodies[i];
+        b->vy += dv;
+        if (damping != 1.0) {
+            b->vx *= damping;
+            b->vy *= damping;
+            b->w *= damping;
         }
     }
 }
@@ -96,7 +98,7 @@ static void move_piece(void *context, int piece)
     bodies_job *job = context;
     bp_soft *soft = job->soft;
     bp_world *world = job->world;
-    double h = job->h, r_max = 0.0;
+    double h = job->h, fast_scale = job->fast_scale, r_max = 0.0;
     size_t held = 0;
     FOR_AWAKE_OF_PIECE(i, job, piece) {
         soft_body *b = &soft->bodies[i];
@@ -109,7 +111,7 @@ static void move_piece(void *context, int piece)
         r_max = r > r_max ? r : r_max;
         /* Fast: swept against the balls on its path and the walls, as
          * the passes' fast balls are. */
-        if (vx * vx + vy * vy > r * r * job->fast_scale) {
+        if (vx * vx + vy * vy > r * r * fast_scale) {
             bp_sweep_hold(world, i);
             held++;
             continue;

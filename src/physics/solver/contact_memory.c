@@ -66,15 +66,13 @@ static void radix_pass(recall_job *job, int piece, int pass, const keyed_contact
     /* at[d]: every item of a smaller digit, then those of digit d in the
      * pieces before this one. */
     uint32_t at[RADIX];
-    size_t before = 0;
+    uint32_t before = 0;
     for (size_t d = 0; d < RADIX; d++) {
-        size_t mine = before;
-        for (int p = 0; p < job->pieces; p++) {
-            size_t c = job->count[(size_t)p * RADIX + d];
-            mine += p < piece ? c : 0;
-            before += c;
-        }
-        at[d] = (uint32_t)mine;
+        at[d] = before;
+        for (int p = 0; p < piece; p++)
+            at[d] += job->count[(size_t)p * RADIX + d];
+        for (int p = 0; p < job->pieces; p++)
+            before += job->count[(size_t)p * RADIX + d];
     }
     for (size_t i = lo; i < hi; i++)
         to[at[digit(&from[i], pass)]++] = from[i];
