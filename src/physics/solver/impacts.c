@@ -92,8 +92,12 @@ bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
     size_t slots = soft->block_count * BP_SOFT_LANES;
     soft->loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
     soft->impact_slots = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
-    if (!soft->loaded || !soft->impact_slots)
+    soft->impact_seen = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
+    soft->changed_at = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint32_t));
+    if (!soft->loaded || !soft->impact_slots || !soft->impact_seen || !soft->changed_at)
         return false;
+    memset(soft->changed_at, 0, (world->count + 1) * sizeof(uint32_t));
+    soft->impacts_met = 0;
     soft->impact_count = 0;
     for (size_t i = 0; i < soft->block_count; i++)
         for (int l = 0; l < BP_SOFT_LANES; l++) {
@@ -174,14 +178,27 @@ void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, dou
     if (swept)
         mark_loaded(soft, true);
     const uint8_t *loaded = soft->loaded;
-    uint32_t still = (uint32_t)world->count;
+    uint32_t still = (uint32_t)world->count, *seen = soft->impact_seen;
+    uint32_t *changed_at = soft->changed_at;
     for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
         bool met = false;
         for (size_t i = 0; i < soft->impact_count; i++) {
             int l;
             contact_block *q = listed_lane(soft, i, &l);
-            if (!loaded[q->a[l]] && (q->b[l] == still || !loaded[q->b[l]]))
-                met |= meet(world, &law, soft->bodies, q, l, h, rest_speed);
+            uint32_t a = q->a[l], b = q->b[l];
+            if (loaded[a] || (b != still && loaded[b]))
+                continue;
+            /* After the first round, a lane whose balls no impact changed
+             * since it was last looked at meets none again. */
+            if (round > 0 && changed_at[a] <= seen[i] && changed_at[b] <= seen[i])
+                continue;
+            seen[i] = soft->impacts_met;
+            if (!meet(world, &law, soft->bodies, q, l, h, rest_speed))
+                continue;
+            met = true;
+            changed_at[a] = ++soft->impacts_met;
+            if (b != still)
+                changed_at[b] = soft->impacts_met;
         }
         if (!met)
             return;

@@ -139,6 +139,9 @@ struct bp_soft {
     uint32_t still;        /* the still body's index (the balls' count) */
     double weight_h;       /* |g| h: a unit mass's weight in a substep, as an impulse */
     uint32_t *impact_slots;/* the lanes that may yet meet an impact */
+    uint32_t *impact_seen; /* per lane listed: the count of impacts when last looked at */
+    uint32_t *changed_at;  /* per body: the count of impacts after its last (impacts.c) */
+    uint32_t impacts_met;  /* impacts met in this step */
     size_t impact_count;
     bool impacts_swept;    /* the load has been marked since the first sweep */
     soft_hand *hands;      /* the step's held balls, in its scratch */
