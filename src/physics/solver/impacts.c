@@ -8,6 +8,7 @@
 #include "collide.h"
 #include "scratch.h"
 #include "soft_internal.h"
+#include "workers.h"
 
 /* Most rounds of impacts at once: a row of balls passes an impact one
  * ball a round. */
@@ -16,7 +17,7 @@
 /* The block of the i-th lane listed for impacts, and its lane (*l). */
 static inline contact_block *listed_lane(const bp_soft *soft, size_t i, int *l)
 {
-    uint32_t slot = soft->impact_slots[i];
+    uint32_t slot = soft->impact_lanes[i].slot;
     *l = (int)(slot % BP_SOFT_LANES);
     return &soft->blocks[slot / BP_SOFT_LANES];
 }
@@ -44,29 +45,27 @@ static inline double free_load(const bp_soft *soft, const contact_block *q, int 
     return im > 0.0 ? BP_SOFT_ALONE_WEIGHTS * soft->weight_h / im : 0.0;
 }
 
-/* Marks both balls of every lane listed in soft->impact_slots that
+/* Marks both balls of every lane listed in soft->impact_lanes that
  * pushes or has pushed in this step (jn or jn_max) more than a ball free
  * of load carries (free_load) as carrying load; with prune, keeps listed
  * only the lanes with a ball still free of it. */
 static void mark_loaded(bp_soft *soft, bool prune)
 {
     uint8_t *loaded = soft->loaded;
+    impact_lane *lanes = soft->impact_lanes;
     for (size_t i = 0; i < soft->impact_count; i++) {
         int l;
         const contact_block *q = listed_lane(soft, i, &l);
         double most = free_load(soft, q, l);
         if (q->jn[l] > most || q->jn_max[l] > most)
-            loaded[q->a[l]] = loaded[q->b[l]] = 1;
+            loaded[lanes[i].a] = loaded[lanes[i].b] = 1;
     }
     if (!prune)
         return;
     size_t kept = 0;
-    for (size_t i = 0; i < soft->impact_count; i++) {
-        int l;
-        const contact_block *q = listed_lane(soft, i, &l);
-        if (!loaded[q->a[l]] || !loaded[q->b[l]])
-            soft->impact_slots[kept++] = soft->impact_slots[i];
-    }
+    for (size_t i = 0; i < soft->impact_count; i++)
+        if (!loaded[lanes[i].a] || !loaded[lanes[i].b])
+            lanes[kept++] = lanes[i];
     soft->impact_count = kept;
 }
 
@@ -74,11 +73,8 @@ static void mark_loaded(bp_soft *soft, bool prune)
  * that a lane stays listed only for a ball that may be free of it). */
 static void clear_loaded(bp_soft *soft, size_t still)
 {
-    for (size_t i = 0; i < soft->impact_count; i++) {
-        int l;
-        const contact_block *q = listed_lane(soft, i, &l);
-        soft->loaded[q->a[l]] = soft->loaded[q->b[l]] = 0;
-    }
+    for (size_t i = 0; i < soft->impact_count; i++)
+        soft->loaded[soft->impact_lanes[i].a] = soft->loaded[soft->impact_lanes[i].b] = 0;
     soft->loaded[still] = 1;
 }
 
@@ -91,24 +87,38 @@ bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
     soft->weight_h = fabs(world->params.gravity) * h;
     size_t slots = soft->block_count * BP_SOFT_LANES;
     soft->loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
-    soft->impact_slots = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
-    soft->impact_seen = bp_scratch_alloc(world->scratch, slots, sizeof(uint32_t));
+    soft->impact_lanes = bp_scratch_alloc(world->scratch, slots, sizeof(impact_lane));
+    soft->impact_closes = bp_scratch_alloc(world->scratch, slots, sizeof(uint8_t));
     soft->changed_at = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint32_t));
-    if (!soft->loaded || !soft->impact_slots || !soft->impact_seen || !soft->changed_at)
+    if (!soft->loaded || !soft->impact_lanes || !soft->impact_closes || !soft->changed_at)
         return false;
     memset(soft->changed_at, 0, (world->count + 1) * sizeof(uint32_t));
     soft->impacts_met = 0;
     soft->impact_count = 0;
     for (size_t i = 0; i < soft->block_count; i++)
         for (int l = 0; l < BP_SOFT_LANES; l++) {
-            size_t slot = i * BP_SOFT_LANES + (size_t)l;
-            if (soft->blocks[i].a[l] != soft->blocks[i].b[l])
-                soft->impact_slots[soft->impact_count++] = (uint32_t)slot;
+            uint32_t a = soft->blocks[i].a[l], b = soft->blocks[i].b[l];
+            uint32_t slot = (uint32_t)(i * BP_SOFT_LANES + (size_t)l);
+            if (a != b)
+                soft->impact_lanes[soft->impact_count++] = (impact_lane){slot, a, b, 0};
         }
     clear_loaded(soft, world->count);
     mark_loaded(soft, false);
     soft->impacts_swept = false;
     return true;
+}
+
+/* Whether lane l of block q (bodies a and b) closes within the next h s
+ * faster than resting balls meet: only then may it meet an impact. */
+static inline bool closing(const soft_body *a, const soft_body *b, const contact_block *q, int l,
+                           double h, double rest_speed)
+{
+    double nx = q->nx[l], ny = q->ny[l];
+    double vn = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
+    if (!(vn < -rest_speed))
+        return false;
+    double s = q->s0[l] + (b->dx - a->dx) * nx + (b->dy - a->dy) * ny;
+    return !(s + vn * h > 0.0);
 }
 
 /* Lane l of block q met as an impact if its balls close within the next h
@@ -119,11 +129,7 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
     const bp_params *p = &world->params;
     soft_body *a = &bodies[q->a[l]], *b = &bodies[q->b[l]];
     double nx = q->nx[l], ny = q->ny[l];
-    double vn = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
-    if (!(vn < -rest_speed))
-        return false;
-    double s = q->s0[l] + (b->dx - a->dx) * nx + (b->dy - a->dy) * ny;
-    if (s + vn * h > 0.0)
+    if (!closing(a, b, q, l, h, rest_speed))
         return false;
     if (q->b[l] >= world->count) {
         if (a->im == 0.0)
@@ -146,6 +152,48 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
     }
     q->vn0[l] = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
     return true;
+}
+
+/* The look ahead: which lanes listed close (closing), all looked at with
+ * the bodies as they are before the first round, on the step's threads. */
+typedef struct look_job {
+    bp_soft *soft;
+    double h, rest_speed;
+    int pieces;
+} look_job;
+
+static void look_piece(void *context, int piece)
+{
+    const look_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t lo = bp_piece_start(soft->impact_count, piece, job->pieces);
+    size_t hi = bp_piece_start(soft->impact_count, piece + 1, job->pieces);
+    const uint8_t *loaded = soft->loaded;
+    for (size_t i = lo; i < hi; i++) {
+        impact_lane *lane = &soft->impact_lanes[i];
+        lane->seen = soft->impacts_met;
+        if (loaded[lane->a] || (lane->b != soft->still && loaded[lane->b]))
+            continue; /* the rounds pass it over */
+        int l;
+        const contact_block *q = listed_lane(soft, i, &l);
+        const soft_body *a = &soft->bodies[lane->a], *b = &soft->bodies[lane->b];
+        soft->impact_closes[i] = closing(a, b, q, l, job->h, job->rest_speed);
+    }
+}
+
+/* Per lane listed, whether it closes as the bodies are now (every lane's
+ * seen count set to now), looked at on the step's threads; NULL without
+ * threads (the first round then looks at every lane itself).
+ * What the first round then has to look at again are the lanes that
+ * close, and those an impact before them in the round changed. */
+static const uint8_t *look_ahead(bp_soft *soft, double h, double rest_speed)
+{
+    int threads = bp_workers_count(soft->workers);
+    if (threads < 2)
+        return NULL;
+    look_job job = {soft, h, rest_speed, bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
+    bp_workers_run(soft->workers, look_piece, &job, job.pieces);
+    return soft->impact_closes;
 }
 
 /* Contacts that close within the next h s faster than resting balls meet,
@@ -178,21 +226,24 @@ void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, dou
     if (swept)
         mark_loaded(soft, true);
     const uint8_t *loaded = soft->loaded;
-    uint32_t still = (uint32_t)world->count, *seen = soft->impact_seen;
-    uint32_t *changed_at = soft->changed_at;
+    uint32_t still = (uint32_t)world->count, *changed_at = soft->changed_at;
+    const uint8_t *closes = look_ahead(soft, h, rest_speed);
     for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
         bool met = false;
         for (size_t i = 0; i < soft->impact_count; i++) {
-            int l;
-            contact_block *q = listed_lane(soft, i, &l);
-            uint32_t a = q->a[l], b = q->b[l];
+            impact_lane *lane = &soft->impact_lanes[i];
+            uint32_t a = lane->a, b = lane->b;
             if (loaded[a] || (b != still && loaded[b]))
                 continue;
-            /* After the first round, a lane whose balls no impact changed
-             * since it was last looked at meets none again. */
-            if (round > 0 && changed_at[a] <= seen[i] && changed_at[b] <= seen[i])
+            /* A lane whose balls no impact changed since it was last
+             * looked at meets none again (nor one that was seen not to
+             * close in the look ahead). */
+            bool looked = round > 0 || (closes && !closes[i]);
+            if (looked && changed_at[a] <= lane->seen && changed_at[b] <= lane->seen)
                 continue;
-            seen[i] = soft->impacts_met;
+            lane->seen = soft->impacts_met;
+            int l;
+            contact_block *q = listed_lane(soft, i, &l);
             if (!meet(world, &law, soft->bodies, q, l, h, rest_speed))
                 continue;
             met = true;

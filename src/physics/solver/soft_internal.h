@@ -99,6 +99,13 @@ typedef struct soft_hand {
     double j_max;       /* the most the hand gives in a substep */
 } soft_hand;
 
+/* A lane listed for impacts: its slot (block * BP_SOFT_LANES + lane), its
+ * bodies, and the count of impacts met in the step when it was last looked
+ * at (impacts.c). The rounds of impacts read these, not the blocks. */
+typedef struct impact_lane {
+    uint32_t slot, a, b, seen;
+} impact_lane;
+
 /* What the sweeps of one step read: softness, limits and the laws. */
 typedef struct sweep_law {
     double inv_h;               /* 1 / the substep */
@@ -138,8 +145,8 @@ struct bp_soft {
     uint8_t *loaded;       /* per body: it carries load in this step (impacts.c) */
     uint32_t still;        /* the still body's index (the balls' count) */
     double weight_h;       /* |g| h: a unit mass's weight in a substep, as an impulse */
-    uint32_t *impact_slots;/* the lanes that may yet meet an impact */
-    uint32_t *impact_seen; /* per lane listed: the count of impacts when last looked at */
+    impact_lane *impact_lanes; /* the lanes that may yet meet an impact */
+    uint8_t *impact_closes;/* per lane listed: it closes, as looked at ahead (impacts.c) */
     uint32_t *changed_at;  /* per body: the count of impacts after its last (impacts.c) */
     uint32_t impacts_met;  /* impacts met in this step */
     size_t impact_count;
