@@ -45,21 +45,48 @@ static inline double free_load(const bp_soft *soft, const contact_block *q, int 
     return im > 0.0 ? BP_SOFT_ALONE_WEIGHTS * soft->weight_h / im : 0.0;
 }
 
+/* Whether lane i listed pushes or has pushed in this step (jn or jn_max)
+ * more than a ball free of load carries (free_load). */
+static inline bool carries_load(const bp_soft *soft, size_t i)
+{
+    int l;
+    const contact_block *q = listed_lane(soft, i, &l);
+    double most = free_load(soft, q, l);
+    return q->jn[l] > most || q->jn_max[l] > most;
+}
+
+/* carries_load of every lane listed, as its mark, on the step's threads. */
+typedef struct load_job {
+    bp_soft *soft;
+    int pieces;
+} load_job;
+
+static void load_piece(void *context, int piece)
+{
+    const load_job *job = context;
+    bp_soft *soft = job->soft;
+    size_t lo = bp_piece_start(soft->impact_count, piece, job->pieces);
+    size_t hi = bp_piece_start(soft->impact_count, piece + 1, job->pieces);
+    for (size_t i = lo; i < hi; i++)
+        soft->impact_marks[i] = carries_load(soft, i);
+}
+
 /* Marks both balls of every lane listed in soft->impact_lanes that
- * pushes or has pushed in this step (jn or jn_max) more than a ball free
- * of load carries (free_load) as carrying load; with prune, keeps listed
- * only the lanes with a ball still free of it. */
+ * carries load (carries_load) as carrying it; with prune, keeps listed
+ * only the lanes with a ball still free of it. With threads, the lanes
+ * are looked at on them first (the marks, on one, are the same). */
 static void mark_loaded(bp_soft *soft, bool prune)
 {
     uint8_t *loaded = soft->loaded;
     impact_lane *lanes = soft->impact_lanes;
-    for (size_t i = 0; i < soft->impact_count; i++) {
-        int l;
-        const contact_block *q = listed_lane(soft, i, &l);
-        double most = free_load(soft, q, l);
-        if (q->jn[l] > most || q->jn_max[l] > most)
-            loaded[lanes[i].a] = loaded[lanes[i].b] = 1;
+    int threads = bp_workers_count(soft->workers);
+    if (threads > 1) {
+        load_job job = {soft, bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
+        bp_workers_run(soft->workers, load_piece, &job, job.pieces);
     }
+    for (size_t i = 0; i < soft->impact_count; i++)
+        if (threads > 1 ? soft->impact_marks[i] : carries_load(soft, i))
+            loaded[lanes[i].a] = loaded[lanes[i].b] = 1;
     if (!prune)
         return;
     size_t kept = 0;
@@ -88,9 +115,9 @@ bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
     size_t slots = soft->block_count * BP_SOFT_LANES;
     soft->loaded = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint8_t));
     soft->impact_lanes = bp_scratch_alloc(world->scratch, slots, sizeof(impact_lane));
-    soft->impact_closes = bp_scratch_alloc(world->scratch, slots, sizeof(uint8_t));
+    soft->impact_marks = bp_scratch_alloc(world->scratch, slots, sizeof(uint8_t));
     soft->changed_at = bp_scratch_alloc(world->scratch, world->count + 1, sizeof(uint32_t));
-    if (!soft->loaded || !soft->impact_lanes || !soft->impact_closes || !soft->changed_at)
+    if (!soft->loaded || !soft->impact_lanes || !soft->impact_marks || !soft->changed_at)
         return false;
     memset(soft->changed_at, 0, (world->count + 1) * sizeof(uint32_t));
     soft->impacts_met = 0;
@@ -177,7 +204,7 @@ static void look_piece(void *context, int piece)
         int l;
         const contact_block *q = listed_lane(soft, i, &l);
         const soft_body *a = &soft->bodies[lane->a], *b = &soft->bodies[lane->b];
-        soft->impact_closes[i] = closing(a, b, q, l, job->h, job->rest_speed);
+        soft->impact_marks[i] = closing(a, b, q, l, job->h, job->rest_speed);
     }
 }
 
@@ -193,7 +220,7 @@ static const uint8_t *look_ahead(bp_soft *soft, double h, double rest_speed)
         return NULL;
     look_job job = {soft, h, rest_speed, bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
     bp_workers_run(soft->workers, look_piece, &job, job.pieces);
-    return soft->impact_closes;
+    return soft->impact_marks;
 }
 
 /* Contacts that close within the next h s faster than resting balls meet,

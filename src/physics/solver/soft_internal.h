@@ -146,7 +146,7 @@ struct bp_soft {
     uint32_t still;        /* the still body's index (the balls' count) */
     double weight_h;       /* |g| h: a unit mass's weight in a substep, as an impulse */
     impact_lane *impact_lanes; /* the lanes that may yet meet an impact */
-    uint8_t *impact_closes;/* per lane listed: it closes, as looked at ahead (impacts.c) */
+    uint8_t *impact_marks; /* per lane listed, a mark of the stage at hand (impacts.c) */
     uint32_t *changed_at;  /* per body: the count of impacts after its last (impacts.c) */
     uint32_t impacts_met;  /* impacts met in this step */
     size_t impact_count;
