@@ -43,40 +43,47 @@ static void pack_lane(contact_block *q, int l, const soft_contact *c)
     q->vn0[l] = c->vn0;
 }
 
-/* A job over the blocks, cut into pieces for the step's threads: each
+/* Lane l of block q's impulses back in contact c. */
+static void unpack_lane(soft_contact *c, const contact_block *q, int l)
+{
+    c->jn = q->jn[l];
+    c->jt = q->jt[l];
+    c->jr = q->jr[l];
+    c->jn_max = q->jn_max[l];
+}
+
+/* The contacts into their blocks' lanes (pack) or the impulses back
+ * (unpack), cut into pieces of blocks for the step's threads: each
  * block's part depends on that block alone. */
 typedef struct blocks_job {
     bp_soft *soft;
-    const soft_contact *none; /* what an empty lane holds */
+    const soft_contact *none; /* what an empty lane holds (pack) */
+    bool pack;
     int pieces;
 } blocks_job;
 
-/* Blocks [*lo, *hi) of piece `piece` of job. */
-static void piece_blocks(const blocks_job *job, int piece, size_t *lo, size_t *hi)
-{
-    *lo = bp_piece_start(job->soft->block_count, piece, job->pieces);
-    *hi = bp_piece_start(job->soft->block_count, piece + 1, job->pieces);
-}
-
-static void run_blocks_job(blocks_job *job, bp_job piece_fn)
-{
-    bp_workers *workers = job->soft->workers;
-    job->pieces = bp_workers_pieces(bp_workers_count(workers), BP_WORKERS_MAX_PIECES);
-    bp_workers_run(workers, piece_fn, job, job->pieces);
-}
-
-static void pack_piece(void *context, int piece)
+static void blocks_piece(void *context, int piece)
 {
     const blocks_job *job = context;
     bp_soft *soft = job->soft;
-    size_t lo, hi;
-    piece_blocks(job, piece, &lo, &hi);
+    size_t lo = bp_piece_start(soft->block_count, piece, job->pieces);
+    size_t hi = bp_piece_start(soft->block_count, piece + 1, job->pieces);
     for (size_t q = lo; q < hi; q++)
         for (int l = 0; l < BP_SOFT_LANES; l++) {
             uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
-            const soft_contact *c = k == BP_SOFT_NO_CONTACT ? job->none : &soft->contacts[k];
-            pack_lane(&soft->blocks[q], l, c);
+            soft_contact *c = k == BP_SOFT_NO_CONTACT ? NULL : &soft->contacts[k];
+            if (job->pack)
+                pack_lane(&soft->blocks[q], l, c ? c : job->none);
+            else if (c)
+                unpack_lane(c, &soft->blocks[q], l);
         }
+}
+
+static void run_blocks_job(bp_soft *soft, const soft_contact *none, bool pack)
+{
+    int pieces = bp_workers_pieces(bp_workers_count(soft->workers), BP_WORKERS_MAX_PIECES);
+    blocks_job job = {soft, none, pack, pieces};
+    bp_workers_run(soft->workers, blocks_piece, &job, pieces);
 }
 
 /* The step's contacts, with the impulses recalled, into blocks in their
@@ -88,36 +95,14 @@ bool bp_soft_pack_blocks(bp_soft *soft, const bp_world *world)
     if (!soft->blocks)
         return false;
     soft_contact none = {.a = (uint32_t)world->count, .b = (uint32_t)world->count};
-    blocks_job job = {.soft = soft, .none = &none};
-    run_blocks_job(&job, pack_piece);
+    run_blocks_job(soft, &none, true);
     return true;
-}
-
-static void unpack_piece(void *context, int piece)
-{
-    const blocks_job *job = context;
-    bp_soft *soft = job->soft;
-    size_t lo, hi;
-    piece_blocks(job, piece, &lo, &hi);
-    for (size_t q = lo; q < hi; q++)
-        for (int l = 0; l < BP_SOFT_LANES; l++) {
-            uint32_t k = soft->slots[q * BP_SOFT_LANES + (size_t)l];
-            if (k == BP_SOFT_NO_CONTACT)
-                continue;
-            const contact_block *b = &soft->blocks[q];
-            soft_contact *c = &soft->contacts[k];
-            c->jn = b->jn[l];
-            c->jt = b->jt[l];
-            c->jr = b->jr[l];
-            c->jn_max = b->jn_max[l];
-        }
 }
 
 /* The impulses the sweeps left, back in the contacts they came from. */
 void bp_soft_unpack_blocks(bp_soft *soft)
 {
-    blocks_job job = {.soft = soft};
-    run_blocks_job(&job, unpack_piece);
+    run_blocks_job(soft, NULL, false);
 }
 
 /* Gives lane l's impulses (normal pn, tangential pt, rolling pr) to its

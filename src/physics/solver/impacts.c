@@ -55,20 +55,64 @@ static inline bool carries_load(const bp_soft *soft, size_t i)
     return q->jn[l] > most || q->jn_max[l] > most;
 }
 
-/* carries_load of every lane listed, as its mark, on the step's threads. */
-typedef struct load_job {
-    bp_soft *soft;
-    int pieces;
-} load_job;
-
-static void load_piece(void *context, int piece)
+/* Whether lane l of block q (bodies a and b) closes within the next h s
+ * faster than resting balls meet: only then may it meet an impact. */
+static inline bool closing(const soft_body *a, const soft_body *b, const contact_block *q, int l,
+                           double h, double rest_speed)
 {
-    const load_job *job = context;
+    double nx = q->nx[l], ny = q->ny[l];
+    double vn = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
+    if (!(vn < -rest_speed))
+        return false;
+    double s = q->s0[l] + (b->dx - a->dx) * nx + (b->dy - a->dy) * ny;
+    return !(s + vn * h > 0.0);
+}
+
+/* A look at every lane listed on the step's threads, into its mark
+ * (impact_marks): whether it carries load (carries_load), or with closes,
+ * for a lane free of load, whether it closes (closing) as the bodies are
+ * now (its seen count set to now). */
+typedef struct marks_job {
+    bp_soft *soft;
+    bool closes;
+    double h, rest_speed;
+    int pieces;
+} marks_job;
+
+static void marks_piece(void *context, int piece)
+{
+    const marks_job *job = context;
     bp_soft *soft = job->soft;
     size_t lo = bp_piece_start(soft->impact_count, piece, job->pieces);
     size_t hi = bp_piece_start(soft->impact_count, piece + 1, job->pieces);
-    for (size_t i = lo; i < hi; i++)
-        soft->impact_marks[i] = carries_load(soft, i);
+    const uint8_t *loaded = soft->loaded;
+    for (size_t i = lo; i < hi; i++) {
+        impact_lane *lane = &soft->impact_lanes[i];
+        if (!job->closes) {
+            soft->impact_marks[i] = carries_load(soft, i);
+            continue;
+        }
+        lane->seen = soft->impacts_met;
+        if (loaded[lane->a] || (lane->b != soft->still && loaded[lane->b]))
+            continue; /* the rounds pass it over */
+        int l;
+        const contact_block *q = listed_lane(soft, i, &l);
+        const soft_body *a = &soft->bodies[lane->a], *b = &soft->bodies[lane->b];
+        soft->impact_marks[i] = closing(a, b, q, l, job->h, job->rest_speed);
+    }
+}
+
+/* Marks every lane listed (marks_job) on the step's threads: false
+ * without threads, when nothing is marked. */
+static bool mark_lanes(bp_soft *soft, bool closes, double h, double rest_speed)
+{
+    int threads = bp_workers_count(soft->workers);
+    if (threads < 2)
+        return false;
+    int pieces = bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES);
+    marks_job job = {soft, closes, h, rest_speed, pieces};
+    bp_workers_run(soft->workers, marks_piece, &job, job.pieces);
+    return true;
 }
 
 /* Marks both balls of every lane listed in soft->impact_lanes that
@@ -79,13 +123,9 @@ static void mark_loaded(bp_soft *soft, bool prune)
 {
     uint8_t *loaded = soft->loaded;
     impact_lane *lanes = soft->impact_lanes;
-    int threads = bp_workers_count(soft->workers);
-    if (threads > 1) {
-        load_job job = {soft, bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
-        bp_workers_run(soft->workers, load_piece, &job, job.pieces);
-    }
+    bool marked = mark_lanes(soft, false, 0.0, 0.0);
     for (size_t i = 0; i < soft->impact_count; i++)
-        if (threads > 1 ? soft->impact_marks[i] : carries_load(soft, i))
+        if (marked ? soft->impact_marks[i] : carries_load(soft, i))
             loaded[lanes[i].a] = loaded[lanes[i].b] = 1;
     if (!prune)
         return;
@@ -135,19 +175,6 @@ bool bp_soft_begin_impacts(bp_soft *soft, const bp_world *world, double h)
     return true;
 }
 
-/* Whether lane l of block q (bodies a and b) closes within the next h s
- * faster than resting balls meet: only then may it meet an impact. */
-static inline bool closing(const soft_body *a, const soft_body *b, const contact_block *q, int l,
-                           double h, double rest_speed)
-{
-    double nx = q->nx[l], ny = q->ny[l];
-    double vn = (b->vx - a->vx) * nx + (b->vy - a->vy) * ny;
-    if (!(vn < -rest_speed))
-        return false;
-    double s = q->s0[l] + (b->dx - a->dx) * nx + (b->dy - a->dy) * ny;
-    return !(s + vn * h > 0.0);
-}
-
 /* Lane l of block q met as an impact if its balls close within the next h
  * s faster than resting balls meet: whether it was. */
 static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bodies,
@@ -181,48 +208,6 @@ static bool meet(const bp_world *world, const bp_contact_law *law, soft_body *bo
     return true;
 }
 
-/* The look ahead: which lanes listed close (closing), all looked at with
- * the bodies as they are before the first round, on the step's threads. */
-typedef struct look_job {
-    bp_soft *soft;
-    double h, rest_speed;
-    int pieces;
-} look_job;
-
-static void look_piece(void *context, int piece)
-{
-    const look_job *job = context;
-    bp_soft *soft = job->soft;
-    size_t lo = bp_piece_start(soft->impact_count, piece, job->pieces);
-    size_t hi = bp_piece_start(soft->impact_count, piece + 1, job->pieces);
-    const uint8_t *loaded = soft->loaded;
-    for (size_t i = lo; i < hi; i++) {
-        impact_lane *lane = &soft->impact_lanes[i];
-        lane->seen = soft->impacts_met;
-        if (loaded[lane->a] || (lane->b != soft->still && loaded[lane->b]))
-            continue; /* the rounds pass it over */
-        int l;
-        const contact_block *q = listed_lane(soft, i, &l);
-        const soft_body *a = &soft->bodies[lane->a], *b = &soft->bodies[lane->b];
-        soft->impact_marks[i] = closing(a, b, q, l, job->h, job->rest_speed);
-    }
-}
-
-/* Per lane listed, whether it closes as the bodies are now (every lane's
- * seen count set to now), looked at on the step's threads; NULL without
- * threads (the first round then looks at every lane itself).
- * What the first round then has to look at again are the lanes that
- * close, and those an impact before them in the round changed. */
-static const uint8_t *look_ahead(bp_soft *soft, double h, double rest_speed)
-{
-    int threads = bp_workers_count(soft->workers);
-    if (threads < 2)
-        return NULL;
-    look_job job = {soft, h, rest_speed, bp_workers_pieces(threads, BP_WORKERS_MAX_PIECES)};
-    bp_workers_run(soft->workers, look_piece, &job, job.pieces);
-    return soft->impact_marks;
-}
-
 /* Contacts that close within the next h s faster than resting balls meet,
  * between balls neither of which carries load: impacts, each met by the
  * pairwise law (collide.h: the 1D law along the normal with the world's
@@ -254,7 +239,11 @@ void bp_soft_resolve_impacts(bp_soft *soft, const bp_world *world, double h, dou
         mark_loaded(soft, true);
     const uint8_t *loaded = soft->loaded;
     uint32_t still = (uint32_t)world->count, *changed_at = soft->changed_at;
-    const uint8_t *closes = look_ahead(soft, h, rest_speed);
+    /* The look ahead: which lanes close as the bodies are before the
+     * first round, on the threads. The first round then looks again only
+     * at those, and at lanes an impact before them in the round changed;
+     * without threads it looks at every lane itself. */
+    const uint8_t *closes = mark_lanes(soft, true, h, rest_speed) ? soft->impact_marks : NULL;
     for (int round = 0; round < BP_SOFT_IMPACT_ROUNDS; round++) {
         bool met = false;
         for (size_t i = 0; i < soft->impact_count; i++) {
