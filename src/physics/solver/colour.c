@@ -345,9 +345,9 @@ static void batch_group(const bp_soft *soft, const bp_world *world, const batch_
     if (m == 0)
         return;
     uint32_t *seq = room->grouped + lo;
-    floor_room floor = {room->by_bin + lo, room->listed + lo, room->bin_of + lo,
-                        room->bins + room->bins_at[g]};
-    order_from_floor(soft, world, seq, m, &floor);
+    floor_room by_height = {room->by_bin + lo, room->listed + lo, room->bin_of + lo,
+                            room->bins + room->bins_at[g]};
+    order_from_floor(soft, world, seq, m, &by_height);
     /* The group's batches, and its contacts sorted by them. */
     uint32_t *batch = room->batch + lo, *by_batch = room->by_batch + lo;
     number_batches(soft, world, seq, m, room->next_batch, batch);
