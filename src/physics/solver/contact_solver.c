@@ -41,6 +41,7 @@ static void pack_lane(contact_block *q, int l, const soft_contact *c)
     q->jr[l] = c->jr;
     q->jn_max[l] = c->jn_max;
     q->vn0[l] = c->vn0;
+    q->stiff[l] = c->stiff;
 }
 
 /* Lane l of block q's impulses back in contact c. */
@@ -157,9 +158,10 @@ static inline void sweep_lane(soft_body *bodies, contact_block *q, int l, uint32
     if (s > 0.0) {
         bias = s * law->inv_h; /* speculative: it may close the gap, no more */
     } else if (law->push) {
-        bias = bp_max(law->bias_rate * s, -law->max_push);
-        mass_scale = law->mass_scale;
-        impulse_scale = law->impulse_scale;
+        bool stiff = q->stiff[l] > 0.0;
+        bias = bp_max((stiff ? law->stiff_bias_rate : law->bias_rate) * s, -law->max_push);
+        mass_scale = stiff ? law->stiff_mass_scale : law->mass_scale;
+        impulse_scale = stiff ? law->stiff_impulse_scale : law->impulse_scale;
     }
     double dvx = b->vx - a->vx, dvy = b->vy - a->vy;
     double vn = dvx * q->nx[l] + dvy * q->ny[l];

@@ -126,10 +126,14 @@ WIDE static inline void push_of(const contact_block *q, const wide_bodies *a,
     lanes speculative = _mm256_mul_pd(s, _mm256_set1_pd(law->inv_h));
     lanes pushed = zero, ms = one, is = zero;
     if (law->push) {
-        pushed = lanes_max(_mm256_mul_pd(_mm256_set1_pd(law->bias_rate), s),
-                           _mm256_set1_pd(-law->max_push));
-        ms = _mm256_set1_pd(law->mass_scale);
-        is = _mm256_set1_pd(law->impulse_scale);
+        lanes stiff = _mm256_cmp_pd(_mm256_loadu_pd(q->stiff), zero, _CMP_GT_OQ);
+        lanes rate = _mm256_blendv_pd(_mm256_set1_pd(law->bias_rate),
+                                      _mm256_set1_pd(law->stiff_bias_rate), stiff);
+        pushed = lanes_max(_mm256_mul_pd(rate, s), _mm256_set1_pd(-law->max_push));
+        ms = _mm256_blendv_pd(_mm256_set1_pd(law->mass_scale),
+                              _mm256_set1_pd(law->stiff_mass_scale), stiff);
+        is = _mm256_blendv_pd(_mm256_set1_pd(law->impulse_scale),
+                              _mm256_set1_pd(law->stiff_impulse_scale), stiff);
     }
     *bias = _mm256_blendv_pd(pushed, speculative, open);
     *mass_scale = _mm256_blendv_pd(ms, one, open);

@@ -49,6 +49,14 @@ static inline uint32_t body_of(bp_soft *soft, const bp_world *world, int32_t i)
     return (uint32_t)i;
 }
 
+/* Whether ball i, not held, is fast enough to split the step into pieces
+ * by itself (step.c): its contacts then take the piece's stiffness. */
+static inline bool splits(const bp_soft *soft, const bp_world *world, uint32_t i)
+{
+    double v2 = world->vx[i] * world->vx[i] + world->vy[i] * world->vy[i];
+    return !(world->flags[i] & BP_BALL_HELD) && v2 > world->r[i] * world->r[i] * soft->split_scale;
+}
+
 static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_t b,
                         contact_key key, double nx, double ny, double s0, double lb)
 {
@@ -77,6 +85,10 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
      * held ball, whose body has its mass for the sweeps' sake. */
     bool held = (world->flags[a] & BP_BALL_HELD) || (b >= 0 && (world->flags[b] & BP_BALL_HELD));
     c->vn0 = held ? 0.0 : (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
+    bool closing = soft->split_scale < INFINITY && c->vn0 < -soft->stiff_speed;
+    c->stiff = closing || splits(soft, world, a) || (b >= 0 && splits(soft, world, (uint32_t)b))
+                   ? 1.0
+                   : 0.0;
     return true;
 }
 

@@ -74,6 +74,7 @@ typedef struct soft_contact {
     double jn, jt, jr;   /* accumulated impulses: normal, tangential, rolling */
     double vn0;          /* relative normal speed when listed, px/s */
     double jn_max;       /* the largest normal impulse the step gave it */
+    double stiff;        /* 1: the piece's stiffness (solver.c), else 0 */
 } soft_contact;
 
 /* Contacts solved side by side: BP_SOFT_LANES that share no ball (of one
@@ -88,6 +89,7 @@ typedef struct contact_block {
     double kn[BP_SOFT_LANES], kt[BP_SOFT_LANES], kr[BP_SOFT_LANES], roll_r[BP_SOFT_LANES];
     double jn[BP_SOFT_LANES], jt[BP_SOFT_LANES], jr[BP_SOFT_LANES], jn_max[BP_SOFT_LANES];
     uint32_t a[BP_SOFT_LANES], b[BP_SOFT_LANES];
+    double stiff[BP_SOFT_LANES]; /* soft_contact's: which of the law's pushes */
     double vn0[BP_SOFT_LANES]; /* restitution's alone: last, out of the sweeps' way */
 } contact_block;
 
@@ -110,6 +112,7 @@ typedef struct impact_lane {
 typedef struct sweep_law {
     double inv_h;               /* 1 / the substep */
     double bias_rate, mass_scale, impulse_scale; /* the push (softness) */
+    double stiff_bias_rate, stiff_mass_scale, stiff_impulse_scale; /* a stiff contact's */
     double max_push;            /* fastest push out of an overlap, px/s */
     double friction, rolling;
     bool push;                  /* false: the relax, which only stops approaches */
@@ -154,6 +157,11 @@ struct bp_soft {
     soft_hand *hands;      /* the step's held balls, in its scratch */
     size_t hand_count;
     bp_workers *workers;   /* the step's threads (NULL: none) */
+    /* A contact of a step in pieces takes the pieces' stiffness when a ball
+     * of it splits the step by itself (v^2 > r^2 split_scale, 1/s^2;
+     * infinite in a whole step) or it closes faster than stiff_speed px/s
+     * when listed (contacts.c). */
+    double split_scale, stiff_speed;
 };
 
 /* The push out of overlaps, a damped spring solved implicitly over a
