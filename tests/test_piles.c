@@ -49,15 +49,24 @@ static bp_params arena_without_drag(double width, double height)
  * and after 10 s the balls on the floor must stand still: not one moves
  * more than 0.01 px in the last second (a jittering pile shows up as
  * motion at the bottom first). */
+/* The benchmark pit of n balls (seed 7) under solver, stepped `steps`
+ * times; *p its parameters. */
+static bp_world *stepped_pit(int64_t solver, uint64_t n, int steps, bp_params *p)
+{
+    *p = bp_pit_params(n);
+    p->solver = solver;
+    bp_world *w = bp_world_new(p);
+    bp_spawn_pit(w, n, 7);
+    for (int s = 0; s < steps; s++)
+        step_or_bail(w);
+    return w;
+}
+
 static void deep_pile_is_firm_and_still(int64_t solver)
 {
     const uint64_t n = 2000;
-    bp_params p = bp_pit_params(n);
-    p.solver = solver;
-    bp_world *w = bp_world_new(&p);
-    bp_spawn_pit(w, n, 7);
-    for (int s = 0; s < 600; s++)
-        step_or_bail(w);
+    bp_params p;
+    bp_world *w = stepped_pit(solver, n, 600, &p);
     double overlap = bp_passes_max_overlap(w) / BP_PIT_RADIUS;
     printf("# deepest overlap after 600 steps: %.4f r\n", overlap);
     TAP_OK(overlap <= 0.05, "pit of 2,000 balls: deepest overlap at most 0.05 r after 5 s");
@@ -759,12 +768,8 @@ static void a_crowd_landing_fast_under_the_soft_solver(void)
 static void a_ball_flying_past_moves_no_pile(void)
 {
     enum { N = 2000 };
-    bp_params p = bp_pit_params(N);
-    p.solver = BP_SOLVER_SOFT;
-    bp_world *w = bp_world_new(&p);
-    bp_spawn_pit(w, N, 7);
-    for (int s = 0; s < 1200; s++)
-        step_or_bail(w);
+    bp_params p;
+    bp_world *w = stepped_pit(BP_SOLVER_SOFT, N, 1200, &p);
     bp_world_def def = bp_world_get_def(w);
     TAP_OK(bp_world_set_def(w, &def) == NULL, "flyby: the settled pit woken whole");
     static double x0[N], y0[N];
