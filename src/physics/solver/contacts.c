@@ -85,10 +85,6 @@ static bool add_contact(bp_soft *soft, const bp_world *world, uint32_t a, int32_
      * held ball, whose body has its mass for the sweeps' sake. */
     bool held = (world->flags[a] & BP_BALL_HELD) || (b >= 0 && (world->flags[b] & BP_BALL_HELD));
     c->vn0 = held ? 0.0 : (bb->vx - ba->vx) * nx + (bb->vy - ba->vy) * ny;
-    bool closing = soft->split_scale < INFINITY && c->vn0 < -soft->stiff_speed;
-    c->stiff = closing || splits(soft, world, a) || (b >= 0 && splits(soft, world, (uint32_t)b))
-                   ? 1.0
-                   : 0.0;
     return true;
 }
 
@@ -196,12 +192,31 @@ static bool list_pair_contacts(bp_soft *soft, const bp_world *world, double marg
     return true;
 }
 
+/* In a step cut into pieces, the contacts that take the pieces'
+ * stiffness (solver.c): those of a ball that splits the step by itself,
+ * and those closing faster than rest_speed when listed. */
+static void mark_stiff(bp_soft *soft, const bp_world *world, double rest_speed)
+{
+    uint32_t still = (uint32_t)world->count;
+    for (size_t k = 0; k < soft->contact_count; k++) {
+        soft_contact *c = &soft->contacts[k];
+        bool stiff = c->vn0 < -rest_speed || splits(soft, world, c->a) ||
+                     (c->b != still && splits(soft, world, c->b));
+        c->stiff = stiff ? 1.0 : 0.0;
+    }
+}
+
 /* Every contact of the step: the pairs the broad phase lists, then the
- * sides and walls near each ball awake. */
+ * sides and walls near each ball awake; in a step in pieces, which are
+ * stiff. */
 bool bp_soft_list_contacts(bp_soft *soft, const bp_world *world, double margin, double dt,
                            double rest_speed)
 {
     soft->contact_count = 0;
-    return list_pair_contacts(soft, world, margin, dt) &&
-           list_static_contacts(soft, world, margin, dt, rest_speed);
+    if (!list_pair_contacts(soft, world, margin, dt) ||
+        !list_static_contacts(soft, world, margin, dt, rest_speed))
+        return false;
+    if (soft->split_scale < INFINITY)
+        mark_stiff(soft, world, rest_speed);
+    return true;
 }

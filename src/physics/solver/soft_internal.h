@@ -74,7 +74,7 @@ typedef struct soft_contact {
     double jn, jt, jr;   /* accumulated impulses: normal, tangential, rolling */
     double vn0;          /* relative normal speed when listed, px/s */
     double jn_max;       /* the largest normal impulse the step gave it */
-    double stiff;        /* 1: the piece's stiffness (solver.c), else 0 */
+    double stiff;        /* 1: the pieces' stiffness (solver.c), else 0 */
 } soft_contact;
 
 /* Contacts solved side by side: BP_SOFT_LANES that share no ball (of one
@@ -157,11 +157,10 @@ struct bp_soft {
     soft_hand *hands;      /* the step's held balls, in its scratch */
     size_t hand_count;
     bp_workers *workers;   /* the step's threads (NULL: none) */
-    /* A contact of a step in pieces takes the pieces' stiffness when a ball
-     * of it splits the step by itself (v^2 > r^2 split_scale, 1/s^2;
-     * infinite in a whole step) or it closes faster than stiff_speed px/s
-     * when listed (contacts.c). */
-    double split_scale, stiff_speed;
+    /* A ball splits the step by itself when v^2 > r^2 split_scale (1/s^2;
+     * infinite in a whole step): its contacts take the pieces' stiffness
+     * (contacts.c). */
+    double split_scale;
 };
 
 /* The push out of overlaps, a damped spring solved implicitly over a

@@ -78,7 +78,6 @@ bool bp_soft_step(bp_world *world, double dt, int pieces, bp_workers *workers)
     if (!wake_and_list(soft, world, bp_soft_listing_margin(world, piece, r_min), piece))
         return false;
     double rest_speed = bp_params_rest_speed(p);
-    soft->stiff_speed = rest_speed;
     bp_soft_gather_bodies(soft, world);
     if (!bp_soft_list_contacts(soft, world, BP_SOFT_MARGIN_OVER_R * r_min, piece, rest_speed) ||
         !bp_soft_batch_contacts(soft, world))
